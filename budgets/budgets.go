@@ -1,0 +1,95 @@
+// Package budgets owns every timeout's default, floor and hard ceiling, and the artifact size
+// limits. Nothing in fastbrowser waits without a budget from here, and a request for more than
+// a ceiling is refused (budget_exceeded), never clamped.
+package budgets
+
+import (
+	"fmt"
+	"time"
+)
+
+// Budget is one named time limit. Floor is the least an operation is given even when the
+// caller asks for less (a floor, not a wait: work still returns as soon as it is done).
+type Budget struct {
+	Name    string
+	Default time.Duration
+	Floor   time.Duration
+	Ceiling time.Duration
+}
+
+// The published budgets (DESIGN.md "Budgets").
+var (
+	BrowserStartup     = Budget{Name: "browserStartup", Default: 10 * time.Second, Ceiling: 10 * time.Second}
+	WorkerReady        = Budget{Name: "workerReady", Default: 5 * time.Second, Ceiling: 5 * time.Second}
+	Request            = Budget{Name: "request", Default: 10 * time.Second, Ceiling: 120 * time.Second}
+	ActionVerification = Budget{Name: "actionVerification", Default: 3 * time.Second, Ceiling: 3 * time.Second}
+	ReadWait           = Budget{Name: "readWait", Default: 3 * time.Second, Ceiling: 3 * time.Second}
+	Navigation         = Budget{Name: "navigation", Default: 10 * time.Second, Ceiling: 10 * time.Second}
+	PopupWait          = Budget{Name: "popupWait", Default: 5 * time.Second, Ceiling: 5 * time.Second}
+	Screenshot         = Budget{Name: "screenshot", Default: 10 * time.Second, Floor: 2 * time.Second, Ceiling: 60 * time.Second}
+	Observation        = Budget{Name: "observation", Default: 3 * time.Second, Floor: 2 * time.Second, Ceiling: 10 * time.Second}
+	FailureEvidence    = Budget{Name: "failureEvidence", Default: 2 * time.Second, Ceiling: 2 * time.Second}
+	ScenarioRun        = Budget{Name: "scenarioRun", Default: 60 * time.Second, Ceiling: 120 * time.Second}
+
+	// Bounds that are not in DESIGN.md's table but that something must still wait for.
+	// ProcessStopGrace is how long a child gets after SIGTERM before its group is killed.
+	ProcessStopGrace = Budget{Name: "processStopGrace", Default: 2 * time.Second, Ceiling: 10 * time.Second}
+	// FixtureReadiness bounds one managed or external fixture server's readiness probe; its
+	// ceiling is the browser-startup ceiling, as scenario file v1 says.
+	FixtureReadiness = Budget{Name: "fixtureReadiness", Default: 10 * time.Second, Ceiling: 10 * time.Second}
+	// Hook bounds one setup/reset/cleanup hook (always also inside the scenario budget).
+	Hook = Budget{Name: "hook", Default: 30 * time.Second, Ceiling: 120 * time.Second}
+	// CDPCall bounds one CDP round trip that has no operation budget of its own.
+	CDPCall = Budget{Name: "cdpCall", Default: 5 * time.Second, Ceiling: 10 * time.Second}
+)
+
+// All lists every budget, for documentation and for tests.
+var All = []Budget{BrowserStartup, WorkerReady, Request, ActionVerification, ReadWait, Navigation,
+	PopupWait, Screenshot, Observation, FailureEvidence, ScenarioRun, ProcessStopGrace, FixtureReadiness, Hook, CDPCall}
+
+// Artifact and protocol size limits.
+const (
+	ScreenshotBytes  = 8 << 20   // one screenshot artifact
+	DiagnosticsBytes = 256 << 10 // one diagnostics (JSON) artifact
+	FrameBytes       = 16 << 20  // one JSONL line, newline excluded
+	URLBytes         = 8 << 10   // one URL a caller may navigate to
+	ReadTextChars    = 20000     // visible text one read returns
+	AssertValueChars = 2000      // the value one assertion compares against
+	ListTabsMax      = 32        // tabs a listTabs result carries (scenario indexes are 0–31)
+	ScenarioFileSize = 1 << 20   // one scenario file
+	ScenarioOps      = 1000      // operations in one scenario file
+)
+
+// ExceededError says a caller asked for more than a ceiling. Callers turn it into an
+// OperationError with code budget_exceeded.
+type ExceededError struct {
+	Budget    Budget
+	Requested time.Duration
+}
+
+func (e *ExceededError) Error() string {
+	return fmt.Sprintf("%s budget of %s is over its ceiling of %s", e.Budget.Name, e.Requested, e.Budget.Ceiling)
+}
+
+// Resolve returns the duration to use for a request of want (zero means the default). It
+// refuses anything over the ceiling and raises anything under the floor to the floor.
+func (b Budget) Resolve(want time.Duration) (time.Duration, error) {
+	if want < 0 {
+		return 0, &ExceededError{Budget: b, Requested: want}
+	}
+	if want == 0 {
+		want = b.Default
+	}
+	if want > b.Ceiling {
+		return 0, &ExceededError{Budget: b, Requested: want}
+	}
+	if want < b.Floor {
+		want = b.Floor
+	}
+	return want, nil
+}
+
+// ResolveMs is Resolve for a millisecond count from a file or a frame.
+func (b Budget) ResolveMs(ms int64) (time.Duration, error) {
+	return b.Resolve(time.Duration(ms) * time.Millisecond)
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+func serveCommand(st *state) *cli.Command {
+	return &cli.Command{
+		Name:      "serve",
+		Usage:     "open one browser session and speak protocol v1 on stdin/stdout (for parent processes in any language)",
+		UsageText: "fastbrowser serve [--browser PATH | --cdp-url URL] [--headed] [--allowed-origin ORIGIN ...]",
+		Flags: append(browserFlags(),
+			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default any http/https origin)"},
+		),
+		Action: func(c *cli.Context) error {
+			rt, err := runtime.Open(c.Context, runtimeOptions(c, st, c.StringSlice("allowed-origin")))
+			if err != nil {
+				return exitWith(exitFailed, "serve: %v", err)
+			}
+			defer rt.Close()
+			err = transport.Serve(c.Context, st.stdin, st.stdout, rt, transport.ServerOptions{Ready: transport.ReadyInfo{Browser: rt.BrowserVersion()}})
+			if err != nil {
+				return exitWith(exitFailed, "serve: %v", err)
+			}
+			return nil
+		},
+	}
+}
+
+// browserFlags are shared by every command that opens a browser session.
+func browserFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "browser", Usage: "Chromium executable to launch (default /usr/bin/chromium)"},
+		&cli.StringFlag{Name: "cdp-url", Usage: "attach to a running browser (http://host:port or ws://…/devtools/browser/…) instead of launching one"},
+		&cli.BoolFlag{Name: "headed", Usage: "show the browser window (default headless)"},
+	}
+}
+
+func runtimeOptions(c *cli.Context, st *state, origins []string) runtime.Options {
+	return runtime.Options{
+		Executable:     c.String("browser"),
+		Headed:         c.Bool("headed"),
+		CDPURL:         c.String("cdp-url"),
+		AllowedOrigins: origins,
+		WorkerPath:     st.workerPath,
+		WorkerArgs:     workerArgs(st),
+		Log:            debugLog(st),
+	}
+}
+
+// workerArgs: when the worker is another executable (tests), it still needs the
+// subcommand name.
+func workerArgs(st *state) []string {
+	if st.workerPath != "" {
+		return []string{"worker"}
+	}
+	return nil
+}

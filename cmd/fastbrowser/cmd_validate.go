@@ -1,0 +1,32 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+)
+
+func validateCommand(st *state) *cli.Command {
+	return &cli.Command{
+		Name:      "validate",
+		Usage:     "check scenario files strictly without running anything (exit 0 valid, 2 invalid)",
+		UsageText: "fastbrowser validate FILE|DIR...",
+		Action: func(c *cli.Context) error {
+			files, err := expandArgs(c.Args().Slice())
+			if err != nil {
+				return err
+			}
+			loaded, errs := loadAll(files)
+			for _, e := range errs {
+				fmt.Fprintln(st.stderr, e)
+			}
+			for _, l := range loaded {
+				fmt.Fprintf(st.stdout, "ok %s (%s, %d operations)\n", l.Path, l.ID, len(l.Operations))
+			}
+			if len(errs) > 0 {
+				return exitWith(exitInvalid, "")
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"log"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fastbrowser/fastbrowser/worker"
+)
+
+func workerCommand(st *state) *cli.Command {
+	return &cli.Command{
+		Name:      "worker",
+		Usage:     "speak protocol v1 on stdin/stdout for one browser context (started by the runtime, or by any parent process)",
+		UsageText: "fastbrowser worker --cdp-url URL [--allowed-origin ORIGIN ...]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "cdp-url", Required: true, Usage: "DevTools endpoint: http://host:port or ws://host:port/devtools/browser/ID"},
+			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default any http/https origin)"},
+		},
+		Action: func(c *cli.Context) error {
+			err := worker.Run(c.Context, worker.Options{
+				CDPURL:         c.String("cdp-url"),
+				AllowedOrigins: c.StringSlice("allowed-origin"),
+				In:             st.stdin,
+				Out:            st.stdout,
+				Log:            log.New(st.stderr, "worker: ", log.LstdFlags),
+			})
+			if err != nil {
+				return exitWith(exitFailed, "worker: %v", err)
+			}
+			return nil
+		},
+	}
+}

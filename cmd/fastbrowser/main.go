@@ -1,0 +1,38 @@
+// Command fastbrowser is the CLI: it wires flags, exit codes and output format to the
+// runtime, worker, scenario and fixture packages, and holds no logic of its own.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	st := osState()
+	ctx, stop := interruptContext(st)
+	defer stop()
+	os.Exit(run(ctx, st, os.Args))
+}
+
+// interruptContext cancels ctx on the first SIGINT/SIGTERM, so everything started is
+// stopped in order; a second signal exits at once (children still die by Pdeathsig).
+func interruptContext(st *state) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-sig:
+			fmt.Fprintln(st.stderr, "fastbrowser: interrupted; stopping (interrupt again to exit now)")
+			cancel()
+		case <-ctx.Done():
+			return
+		}
+		<-sig
+		os.Exit(exitInterrupted)
+	}()
+	return ctx, func() { signal.Stop(sig); cancel() }
+}

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"io"
+	"os"
+)
+
+// state is everything the CLI takes from the OS, injected so tests run the whole CLI in
+// process and assert on output and exit code (k6's cmd/state pattern).
+type state struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	lookupEnv      func(string) (string, bool)
+	stdoutIsTTY    bool
+	// workerPath overrides the executable started as the worker ("" = this binary).
+	workerPath string
+}
+
+func osState() *state {
+	return &state{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, lookupEnv: os.LookupEnv,
+		stdoutIsTTY: isTerminal(os.Stdout)}
+}
+
+// isTerminal reports whether f is a character device (a terminal), without a dependency.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,191 @@
+// Package policy owns origin policies: parsing and normalising origins, the session base
+// ("*" or a non-empty list of exact origins), narrowing, and the check every navigation URL
+// passes before it is dispatched. It is a leaf: the runtime and the worker both use it.
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+)
+
+// Any is the base policy that allows every http/https origin.
+const Any = "*"
+
+// Policy is a base or effective origin policy. The zero value allows nothing.
+type Policy struct {
+	any     bool
+	origins map[string]bool
+}
+
+// AllowAll is the "*" policy.
+func AllowAll() Policy { return Policy{any: true} }
+
+// Parse builds a policy from a list: ["*"] or exact origins. An empty list, "*" mixed with
+// origins, or an invalid entry is refused.
+func Parse(list []string) (Policy, error) {
+	if len(list) == 0 {
+		return Policy{}, errors.New("an origin policy needs at least one origin")
+	}
+	if len(list) == 1 && list[0] == Any {
+		return AllowAll(), nil
+	}
+	p := Policy{origins: map[string]bool{}}
+	for i, o := range list {
+		n, err := NormalizeOrigin(o)
+		if err != nil {
+			return Policy{}, fmt.Errorf("entry %d: %w", i, err)
+		}
+		p.origins[n] = true
+	}
+	return p, nil
+}
+
+// IsAny reports whether the policy is "*".
+func (p Policy) IsAny() bool { return p.any }
+
+// Origins lists the exact origins, sorted (["*"] for the any policy).
+func (p Policy) Origins() []string {
+	if p.any {
+		return []string{Any}
+	}
+	out := make([]string, 0, len(p.origins))
+	for o := range p.origins {
+		out = append(out, o)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// AllowsOrigin reports whether a normalised http(s) origin is allowed.
+func (p Policy) AllowsOrigin(origin string) bool {
+	if p.any {
+		return strings.HasPrefix(origin, "http://") || strings.HasPrefix(origin, "https://")
+	}
+	return p.origins[origin]
+}
+
+// Narrow returns the effective policy for a context: every origin must be valid and allowed
+// by p. Narrowing never widens.
+func (p Policy) Narrow(list []string) (Policy, error) {
+	if len(list) == 0 {
+		return Policy{}, errors.New("a narrowed policy needs at least one origin")
+	}
+	n := Policy{origins: map[string]bool{}}
+	for i, o := range list {
+		if o == Any {
+			if !p.any {
+				return Policy{}, &DeniedError{Reason: "\"*\" is wider than the session's origins"}
+			}
+			if len(list) != 1 {
+				return Policy{}, fmt.Errorf("entry %d: \"*\" cannot be mixed with origins", i)
+			}
+			return AllowAll(), nil
+		}
+		norm, err := NormalizeOrigin(o)
+		if err != nil {
+			return Policy{}, fmt.Errorf("entry %d: %w", i, err)
+		}
+		if !p.AllowsOrigin(norm) {
+			return Policy{}, &DeniedError{Reason: fmt.Sprintf("origin %s is outside the session's origins", norm)}
+		}
+		n.origins[norm] = true
+	}
+	return n, nil
+}
+
+// DeniedError says a URL or origin is outside the policy (as opposed to malformed).
+type DeniedError struct{ Reason string }
+
+func (e *DeniedError) Error() string { return e.Reason }
+
+// NormalizeOrigin parses "scheme://host[:port]" and returns it lower-cased with the default
+// port dropped. Paths, queries, fragments, credentials, wildcards and non-http(s) schemes are
+// refused.
+func NormalizeOrigin(s string) (string, error) {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("%q is not an origin (expected scheme://host[:port])", clip(s))
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("%q is not an http or https origin", clip(s))
+	}
+	if u.User != nil {
+		return "", fmt.Errorf("an origin must not carry credentials")
+	}
+	if (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "#") {
+		return "", fmt.Errorf("%q has a path, query or fragment; an origin is scheme://host[:port]", clip(s))
+	}
+	if strings.Contains(u.Host, "*") {
+		return "", fmt.Errorf("%q has a wildcard; origins are exact", clip(s))
+	}
+	return originOf(u), nil
+}
+
+// originOf gives the normalised origin of a parsed http(s) URL.
+func originOf(u *url.URL) string {
+	host := strings.ToLower(u.Hostname())
+	port := u.Port()
+	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		return u.Scheme + "://" + net.JoinHostPort(strings.Trim(host, "[]"), port)
+	}
+	return u.Scheme + "://" + host
+}
+
+// CheckURL validates a navigation URL and returns its normalised origin: bounded length,
+// http/https only, no credentials, a host, and an origin the policy allows. A malformed or
+// non-http(s) URL and a disallowed origin are both *DeniedError, because to the caller
+// both mean "not attempted: outside what this session may load".
+func (p Policy) CheckURL(raw string) (string, error) {
+	if len(raw) > budgets.URLBytes {
+		return "", &DeniedError{Reason: fmt.Sprintf("URL longer than %d bytes", budgets.URLBytes)}
+	}
+	u, err := url.Parse(raw)
+	if err != nil || !u.IsAbs() {
+		return "", &DeniedError{Reason: "not an absolute http or https URL"}
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "http" && scheme != "https" {
+		return "", &DeniedError{Reason: fmt.Sprintf("scheme %q is not allowed; only http and https", clip(scheme))}
+	}
+	u.Scheme = scheme
+	if u.User != nil {
+		return "", &DeniedError{Reason: "URLs with credentials are not allowed"}
+	}
+	if u.Host == "" {
+		return "", &DeniedError{Reason: "URL has no host"}
+	}
+	origin := originOf(u)
+	if !p.AllowsOrigin(origin) {
+		return "", &DeniedError{Reason: fmt.Sprintf("origin %s is not in the allowed origins", origin)}
+	}
+	return origin, nil
+}
+
+// OriginOf returns the normalised origin of an http(s) URL, or "" for anything else
+// (about:blank, data:, chrome-error: …).
+func OriginOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return ""
+	}
+	return originOf(u)
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}

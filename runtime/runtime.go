@@ -1,0 +1,201 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strconv"
+	"sync"
+
+	"github.com/fastbrowser/fastbrowser/runtime/chromium"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// Options configures one session.
+type Options struct {
+	// Executable is the Chromium to launch ("" → /usr/bin/chromium). Ignored with CDPURL.
+	Executable string
+	// Headed shows the browser window (default headless).
+	Headed bool
+	// CDPURL attaches to an existing browser (http://host:port or ws://…/devtools/browser/…)
+	// instead of launching one. The runtime never stops a browser it attached to.
+	CDPURL string
+	// AllowedOrigins is the session's base policy: ["*"] (the default when empty) or exact
+	// origins.
+	AllowedOrigins []string
+	// WorkerPath runs the worker from this executable instead of this binary's own "worker"
+	// subcommand; WorkerArgs go before the worker's own flags (e.g. {"worker"}).
+	WorkerPath string
+	WorkerArgs []string
+	// Log receives Chromium's and the worker's stderr. Nil discards.
+	Log io.Writer
+}
+
+// Runtime is one browser session. It is a transport.Caller (typed calls via
+// transport.Dispatch) and a transport.Handler (so `serve` can put it behind protocol v1).
+type Runtime struct {
+	browser *chromium.Browser // nil when attached
+	client  *transport.Client
+	base    policy.Policy
+	turn    chan struct{} // one call at a time
+
+	mu      sync.Mutex
+	toTab   map[string]string // worker target ID → handle
+	toTgt   map[string]string // handle → worker target ID
+	handles int
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Open launches (or attaches to) a browser and starts the session's worker. On failure
+// everything it started is stopped before it returns.
+func Open(ctx context.Context, opts Options) (*Runtime, error) {
+	base := policy.AllowAll()
+	if len(opts.AllowedOrigins) > 0 {
+		p, err := policy.Parse(opts.AllowedOrigins)
+		if err != nil {
+			return nil, transport.Invalid("", "allowedOrigins", "%s", err.Error())
+		}
+		base = p
+	}
+	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}}
+	cdpURL := opts.CDPURL
+	if cdpURL == "" {
+		b, err := chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log})
+		if err != nil {
+			var le *chromium.LaunchError
+			msg := "the browser could not be started"
+			if errors.As(err, &le) {
+				msg = le.Reason
+			}
+			return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "%s", msg).WithCause(err)
+		}
+		r.browser = b
+		cdpURL = b.WebSocketURL()
+	}
+	args := append([]string{}, opts.WorkerArgs...)
+	args = append(args, "--cdp-url", cdpURL)
+	for _, o := range base.Origins() {
+		args = append(args, "--allowed-origin", o)
+	}
+	c, err := transport.StartClient(ctx, transport.ClientOptions{WorkerPath: opts.WorkerPath, Args: args, Log: opts.Log})
+	if err != nil {
+		if r.browser != nil {
+			_ = r.browser.Close()
+		}
+		return nil, err
+	}
+	r.client = c
+	return r, nil
+}
+
+// BrowserVersion is the product string the worker read from the browser (e.g.
+// "Chrome/156.0.8078.73").
+func (r *Runtime) BrowserVersion() string { return r.client.Ready().Browser }
+
+// Attached reports whether the session attached to a browser it does not own.
+func (r *Runtime) Attached() bool { return r.browser == nil }
+
+// WorkerPid is the worker's process id (tests use it to inject a crash).
+func (r *Runtime) WorkerPid() int { return r.client.Pid() }
+
+// Handle lets a Runtime serve protocol v1 (see transport.Serve).
+func (r *Runtime) Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
+	return r.Call(ctx, op, octx)
+}
+
+// Call validates op, applies the origin policy and translates tab handles, then runs it on
+// the worker. Calls are serialised: a second caller waits its turn within its own context.
+func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
+	name := op.OpName()
+	if err := op.Validate(); err != nil {
+		return nil, transport.AsOperationError(name, err)
+	}
+	pol, err := r.effective(name, octx)
+	if err != nil {
+		return nil, err
+	}
+	if nav, ok := op.(*transport.Navigate); ok {
+		if _, err := pol.CheckURL(nav.URL); err != nil {
+			return nil, transport.NewError(name, transport.PhasePolicy, transport.CodeOriginDenied, transport.RetryNever, transport.NotAttempted, "%s", err.Error()).WithPath("request.url")
+		}
+	}
+	select {
+	case r.turn <- struct{}{}:
+		defer func() { <-r.turn }()
+	case <-ctx.Done():
+		return nil, transport.NewError(name, transport.PhaseDispatch, transport.CodeCancelled, transport.RetrySafe, transport.NotAttempted, "cancelled while waiting for the session")
+	}
+	if err := r.toTargets(name, op); err != nil {
+		return nil, err
+	}
+	res, err := r.client.Call(ctx, op, octx)
+	if err != nil {
+		return nil, err
+	}
+	r.toHandles(res)
+	return res, nil
+}
+
+func (r *Runtime) effective(op string, octx *transport.OperationContext) (policy.Policy, error) {
+	if octx == nil {
+		return r.base, nil
+	}
+	p, err := r.base.Narrow(octx.Origins)
+	if err != nil {
+		var de *policy.DeniedError
+		if errors.As(err, &de) {
+			return policy.Policy{}, transport.NewError(op, transport.PhasePolicy, transport.CodeOriginDenied, transport.RetryNever, transport.NotAttempted, "%s", de.Reason).WithPath("context.origins")
+		}
+		return policy.Policy{}, transport.Invalid(op, "context.origins", "%s", err.Error())
+	}
+	return p, nil
+}
+
+// toTargets rewrites the request's tab handles to worker target IDs in place.
+func (r *Runtime) toTargets(op string, req transport.Operation) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range req.TabRefs() {
+		tgt, ok := r.toTgt[*p]
+		if !ok {
+			return transport.NewError(op, transport.PhaseValidate, transport.CodeTabNotFound, transport.RetryNever, transport.NotAttempted, "no tab with handle %q in this session", *p).WithPath("request.tab")
+		}
+		*p = tgt
+	}
+	return nil
+}
+
+// toHandles rewrites the result's target IDs to handles, issuing a handle the first time a
+// target is seen. Handles are "t1", "t2", … in the order the session first sees tabs.
+func (r *Runtime) toHandles(res transport.Result) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range res.TabRefs() {
+		h, ok := r.toTab[*p]
+		if !ok {
+			r.handles++
+			h = "t" + strconv.Itoa(r.handles)
+			r.toTab[*p], r.toTgt[h] = h, *p
+		}
+		*p = h
+	}
+}
+
+// Close ends the session: the worker closes its browser context and exits, then the browser
+// (when owned) is stopped and its profile removed. Idempotent; waits for teardown.
+func (r *Runtime) Close() error {
+	r.closeOnce.Do(func() {
+		var errs []error
+		if r.client != nil {
+			errs = append(errs, r.client.Close())
+		}
+		if r.browser != nil {
+			errs = append(errs, r.browser.Close())
+		}
+		r.closeErr = errors.Join(errs...)
+	})
+	return r.closeErr
+}

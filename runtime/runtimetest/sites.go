@@ -1,0 +1,33 @@
+package runtimetest
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+
+	"github.com/fastbrowser/fastbrowser/scenarios/fixture"
+)
+
+// Fixture serves the embedded fixture site on a loopback port.
+func Fixture() *httptest.Server { return httptest.NewServer(fixture.Handler()) }
+
+// Canary is a second loopback origin that counts every request it receives: a test that
+// expects a request to be refused asserts the count stays zero.
+type Canary struct {
+	*httptest.Server
+	hits atomic.Int64
+}
+
+// NewCanary starts a canary server.
+func NewCanary() *Canary {
+	c := &Canary{}
+	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.hits.Add(1)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte("<!doctype html><title>Canary</title><p>canary reached</p>"))
+	}))
+	return c
+}
+
+// Hits is how many requests reached the canary.
+func (c *Canary) Hits() int64 { return c.hits.Load() }

@@ -1,0 +1,76 @@
+package scenario
+
+import "encoding/json"
+
+// FileVersion is the only scenario file version this build reads.
+const FileVersion = 1
+
+// File is one scenario file v1 (docs/scenarios.md documents every field).
+type File struct {
+	Version        int         `json:"version" required:"true"`
+	ID             string      `json:"id" required:"true"`
+	Description    string      `json:"description,omitempty"`
+	Fixture        *Fixture    `json:"fixture,omitempty"`
+	Hooks          *Hooks      `json:"hooks,omitempty"`
+	Budgets        *Budgets    `json:"budgets,omitempty"`
+	AllowedOrigins []string    `json:"allowedOrigins,omitempty"`
+	Operations     []Operation `json:"operations" required:"true"`
+}
+
+// Fixture is the site a scenario runs against.
+type Fixture struct {
+	BaseURL string  `json:"baseUrl" required:"true"`
+	Server  *Server `json:"server,omitempty"`
+}
+
+// Server modes.
+const (
+	ModeManaged  = "managed"  // the runner starts, owns and stops the server
+	ModeExternal = "external" // already running; the runner only probes readiness
+)
+
+// Server is a managed or external fixture server.
+type Server struct {
+	Mode          string    `json:"mode" required:"true"`
+	Start         *Command  `json:"start,omitempty"`
+	Readiness     Readiness `json:"readiness" required:"true"`
+	ReuseExisting bool      `json:"reuseExisting,omitempty"`
+}
+
+// Command is trusted argv: no shell, no interpolation.
+type Command struct {
+	Command   string              `json:"command" required:"true"`
+	Args      []string            `json:"args,omitempty"`
+	Cwd       string              `json:"cwd,omitempty"`
+	Env       map[string]EnvValue `json:"env,omitempty"`
+	TimeoutMs int64               `json:"timeoutMs,omitempty"` // hooks only
+}
+
+// Readiness is a GET probe: the URL must answer ExpectedStatus within TimeoutMs.
+type Readiness struct {
+	URL            string `json:"url" required:"true"`
+	ExpectedStatus int    `json:"expectedStatus,omitempty"`
+	TimeoutMs      int64  `json:"timeoutMs,omitempty"`
+}
+
+// Hooks are one-shot commands around the operations.
+type Hooks struct {
+	Setup   *Command `json:"setup,omitempty"`
+	Reset   *Command `json:"reset,omitempty"`
+	Cleanup *Command `json:"cleanup,omitempty"`
+}
+
+// Budgets is the scenario's own budget.
+type Budgets struct {
+	TimeoutMs int64 `json:"timeoutMs" required:"true"`
+}
+
+// Operation is one entry of "operations". Request is decoded per op after the envelope.
+type Operation struct {
+	ID      string          `json:"id,omitempty"`
+	Op      string          `json:"op" required:"true"`
+	Request json.RawMessage `json:"request,omitempty"`
+
+	// req is the decoded request (relative URLs already resolved).
+	req fileRequest
+}

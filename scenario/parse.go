@@ -1,0 +1,344 @@
+package scenario
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"regexp"
+	"strconv"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
+	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/strictjson"
+)
+
+// ValidationError is a refusal of a scenario file: the JSON path and what was expected.
+type ValidationError struct {
+	File    string
+	Path    string
+	Message string
+}
+
+func (e *ValidationError) Error() string {
+	loc := e.File
+	if e.Path != "" {
+		if loc != "" {
+			loc += ": "
+		}
+		loc += e.Path
+	}
+	if loc == "" {
+		return e.Message
+	}
+	return loc + ": " + e.Message
+}
+
+func fail(path, msg string) error { return &ValidationError{Path: path, Message: msg} }
+
+func quote(s string) string { return strconv.Quote(s) }
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
+
+// Loaded is a parsed, validated scenario file ready to run.
+type Loaded struct {
+	*File
+	Path    string // as given on the command line
+	Dir     string // the file's directory: a managed server's default cwd
+	SHA256  string // of the file's bytes
+	Origins []string
+}
+
+// Load reads and validates one scenario file.
+func Load(path string) (*Loaded, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, &ValidationError{File: path, Message: "cannot read the file"}
+	}
+	if info.Size() > budgets.ScenarioFileSize {
+		return nil, &ValidationError{File: path, Message: fmt.Sprintf("file larger than %d bytes", budgets.ScenarioFileSize)}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &ValidationError{File: path, Message: "cannot read the file"}
+	}
+	l, err := Parse(data)
+	if err != nil {
+		var ve *ValidationError
+		if errors.As(err, &ve) {
+			ve.File = path
+		}
+		return nil, err
+	}
+	l.Path = path
+	l.Dir = dirOf(path)
+	return l, nil
+}
+
+// Parse decodes and validates scenario file bytes strictly: unknown fields, duplicate or
+// case-variant keys, wrong types, missing required fields and every rule of
+// docs/scenarios.md are refused with the JSON path.
+func Parse(data []byte) (*Loaded, error) {
+	if len(data) > budgets.ScenarioFileSize {
+		return nil, fail("", fmt.Sprintf("file larger than %d bytes", budgets.ScenarioFileSize))
+	}
+	var f File
+	if err := strictjson.Decode(data, &f); err != nil {
+		return nil, fromStrict(err)
+	}
+	if f.Version != FileVersion {
+		return nil, fail("version", fmt.Sprintf("unsupported version %d; this build reads version %d", f.Version, FileVersion))
+	}
+	if !idPattern.MatchString(f.ID) {
+		return nil, fail("id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
+	}
+	if err := checkBudgets(f.Budgets); err != nil {
+		return nil, err
+	}
+	base, err := checkFixture(f.Fixture)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkHooks(f.Hooks); err != nil {
+		return nil, err
+	}
+	origins, err := checkOrigins(f.AllowedOrigins, base)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOperations(f.Operations, base); err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	return &Loaded{File: &f, SHA256: hex.EncodeToString(sum[:]), Origins: origins}, nil
+}
+
+func fromStrict(err error) error {
+	var se *strictjson.Error
+	if errors.As(err, &se) {
+		return fail(se.Path, se.Message)
+	}
+	return fail("", "malformed scenario file")
+}
+
+func checkBudgets(b *Budgets) error {
+	if b == nil {
+		return nil
+	}
+	if b.TimeoutMs <= 0 {
+		return fail("budgets.timeoutMs", "expected a positive number of milliseconds")
+	}
+	if _, err := budgets.ScenarioRun.ResolveMs(b.TimeoutMs); err != nil {
+		return fail("budgets.timeoutMs", fmt.Sprintf("%d ms is over the scenario ceiling of %d ms (budget_exceeded)", b.TimeoutMs, budgets.ScenarioRun.Ceiling.Milliseconds()))
+	}
+	return nil
+}
+
+// checkFixture returns the parsed base URL (nil without a fixture).
+func checkFixture(fx *Fixture) (*url.URL, error) {
+	if fx == nil {
+		return nil, nil
+	}
+	base, err := checkHTTPURL(fx.BaseURL, "fixture.baseUrl")
+	if err != nil {
+		return nil, err
+	}
+	s := fx.Server
+	if s == nil {
+		return base, nil
+	}
+	switch s.Mode {
+	case ModeManaged:
+		if s.Start == nil {
+			return nil, fail("fixture.server.start", "a managed server needs a start command")
+		}
+		if err := checkCommand(s.Start, "fixture.server.start", false); err != nil {
+			return nil, err
+		}
+	case ModeExternal:
+		if s.Start != nil {
+			return nil, fail("fixture.server.start", "an external server has no start command; the runner only probes readiness")
+		}
+		if s.ReuseExisting {
+			return nil, fail("fixture.server.reuseExisting", "reuseExisting goes with a managed server")
+		}
+	default:
+		return nil, fail("fixture.server.mode", `expected "managed" or "external"`)
+	}
+	rd := s.Readiness
+	if _, err := checkHTTPURL(rd.URL, "fixture.server.readiness.url"); err != nil {
+		return nil, err
+	}
+	if rd.ExpectedStatus != 0 && (rd.ExpectedStatus < 100 || rd.ExpectedStatus > 599) {
+		return nil, fail("fixture.server.readiness.expectedStatus", "expected an HTTP status 100–599")
+	}
+	if rd.TimeoutMs < 0 {
+		return nil, fail("fixture.server.readiness.timeoutMs", "expected a positive number of milliseconds")
+	}
+	if _, err := budgets.FixtureReadiness.ResolveMs(rd.TimeoutMs); err != nil {
+		return nil, fail("fixture.server.readiness.timeoutMs", fmt.Sprintf("%d ms is over the readiness ceiling of %d ms (budget_exceeded)", rd.TimeoutMs, budgets.FixtureReadiness.Ceiling.Milliseconds()))
+	}
+	return base, nil
+}
+
+func checkHTTPURL(raw, path string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || !u.IsAbs() || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fail(path, "expected an absolute http or https URL")
+	}
+	if u.User != nil {
+		return nil, fail(path, "a URL must not carry credentials")
+	}
+	if len(raw) > budgets.URLBytes {
+		return nil, fail(path, fmt.Sprintf("URL longer than %d bytes", budgets.URLBytes))
+	}
+	return u, nil
+}
+
+func checkCommand(c *Command, path string, hook bool) error {
+	if c.Command == "" {
+		return fail(path+".command", "expected a program name or path")
+	}
+	for i, a := range append([]string{c.Command, c.Cwd}, c.Args...) {
+		for _, r := range a {
+			if r == 0 {
+				p := path + ".args[" + strconv.Itoa(i-2) + "]"
+				if i == 0 {
+					p = path + ".command"
+				} else if i == 1 {
+					p = path + ".cwd"
+				}
+				return fail(p, "NUL bytes are not allowed")
+			}
+		}
+	}
+	for name := range c.Env {
+		if !envNamePattern.MatchString(name) {
+			return fail(path+".env", "variable name "+quote(name)+" is not a valid environment name")
+		}
+	}
+	if c.TimeoutMs != 0 {
+		if !hook {
+			return fail(path+".timeoutMs", "timeoutMs goes with hooks; a server's wait is its readiness timeoutMs")
+		}
+		if c.TimeoutMs < 0 {
+			return fail(path+".timeoutMs", "expected a positive number of milliseconds")
+		}
+		if _, err := budgets.Hook.ResolveMs(c.TimeoutMs); err != nil {
+			return fail(path+".timeoutMs", fmt.Sprintf("%d ms is over the hook ceiling of %d ms (budget_exceeded)", c.TimeoutMs, budgets.Hook.Ceiling.Milliseconds()))
+		}
+	}
+	return nil
+}
+
+func checkHooks(h *Hooks) error {
+	if h == nil {
+		return nil
+	}
+	for _, hk := range []struct {
+		c    *Command
+		name string
+	}{{h.Setup, "setup"}, {h.Reset, "reset"}, {h.Cleanup, "cleanup"}} {
+		if hk.c != nil {
+			if err := checkCommand(hk.c, "hooks."+hk.name, true); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkOrigins validates allowedOrigins and returns the base policy's list: the given list,
+// else the fixture's origin, else "*".
+func checkOrigins(list []string, base *url.URL) ([]string, error) {
+	if list == nil {
+		if base != nil {
+			return []string{policy.OriginOf(base.String())}, nil
+		}
+		return []string{policy.Any}, nil
+	}
+	if len(list) == 0 {
+		return nil, fail("allowedOrigins", "expected at least one origin (omit the field for the default)")
+	}
+	if _, err := policy.Parse(list); err != nil {
+		return nil, fail("allowedOrigins", err.Error())
+	}
+	return list, nil
+}
+
+func checkOperations(ops []Operation, base *url.URL) error {
+	if len(ops) == 0 {
+		return fail("operations", "expected at least one operation")
+	}
+	if len(ops) > budgets.ScenarioOps {
+		return fail("operations", fmt.Sprintf("more than %d operations", budgets.ScenarioOps))
+	}
+	ids := map[string]int{}
+	for i := range ops {
+		op := &ops[i]
+		path := "operations[" + strconv.Itoa(i) + "]"
+		if op.ID != "" {
+			if !idPattern.MatchString(op.ID) {
+				return fail(path+".id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
+			}
+			if j, dup := ids[op.ID]; dup {
+				return fail(path+".id", fmt.Sprintf("id %q is already used by operations[%d]", op.ID, j))
+			}
+			ids[op.ID] = i
+		}
+		fr, ok := newFileRequest(op.Op)
+		if !ok {
+			return fail(path+".op", fmt.Sprintf("unknown op %q; scenario files can use %s", clip(op.Op), fileOps))
+		}
+		if err := decodeRequest(fr, op.Request, path+".request"); err != nil {
+			return fromStrict(err)
+		}
+		if nav, ok := fr.(*navigateReq); ok {
+			resolved, err := resolveURL(nav.URL, base, path+".request.url")
+			if err != nil {
+				return err
+			}
+			nav.URL = resolved
+		}
+		placeholder := ""
+		if ref := fr.tabRef(); ref != nil {
+			if _, err := checkTabRef(ref, path+".request.tab", i, ops, ids); err != nil {
+				return err
+			}
+			placeholder = "ref"
+		}
+		if err := fr.bind(placeholder).Validate(); err != nil {
+			oe := transport.AsOperationError(op.Op, err)
+			return fail(path+"."+oe.Path, oe.Message)
+		}
+		op.req = fr
+	}
+	return nil
+}
+
+// resolveURL resolves a relative URL against fixture.baseUrl (URL resolution, not
+// templating); an absolute URL is left as written for the policy to judge at run time.
+func resolveURL(raw string, base *url.URL, path string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fail(path, "not a URL")
+	}
+	if u.IsAbs() {
+		return raw, nil
+	}
+	if base == nil {
+		return "", fail(path, "a relative URL needs fixture.baseUrl")
+	}
+	return base.ResolveReference(u).String(), nil
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}

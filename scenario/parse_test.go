@@ -1,0 +1,155 @@
+package scenario
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/fastbrowser/fastbrowser/scenarios"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+const validFile = `{
+  "version": 1,
+  "id": "ok",
+  "fixture": {"baseUrl": "http://127.0.0.1:4310",
+    "server": {"mode": "managed", "start": {"command": "fastbrowser", "args": ["fixture", "serve"]},
+               "readiness": {"url": "http://127.0.0.1:4310/health"}}},
+  "budgets": {"timeoutMs": 60000},
+  "operations": [
+    {"id": "home", "op": "navigate", "request": {"url": "/form?x=1"}},
+    {"id": "tabs", "op": "listTabs", "request": {"select": {"kind": "index", "index": 0}}},
+    {"id": "pick", "op": "selectTab", "request": {"tab": {"source": "operation", "operation": {"id": "tabs"}, "result": "listedTab", "index": 0}}},
+    {"op": "read", "request": {"tab": {"source": "initial", "target": "selected"}}},
+    {"op": "assert", "request": {"tab": {"source": "operation", "operation": {"index": 2}, "result": "selectedTab"}, "kind": "title", "value": "Sign in"}}
+  ]
+}`
+
+func TestParseValid(t *testing.T) {
+	l, err := Parse([]byte(validFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nav := l.Operations[0].req.bind("").(*transport.Navigate)
+	if nav.URL != "http://127.0.0.1:4310/form?x=1" {
+		t.Errorf("relative URL resolved to %q", nav.URL)
+	}
+	if len(l.Origins) != 1 || l.Origins[0] != "http://127.0.0.1:4310" {
+		t.Errorf("default origins = %v, want the fixture's origin", l.Origins)
+	}
+	if len(l.SHA256) != 64 {
+		t.Errorf("sha256 = %q", l.SHA256)
+	}
+}
+
+// edit replaces one exact snippet of validFile, failing the test when it is absent.
+func edit(t *testing.T, from, to string) string {
+	t.Helper()
+	if !strings.Contains(validFile, from) {
+		t.Fatalf("snippet %q not in the valid file", from)
+	}
+	return strings.Replace(validFile, from, to, 1)
+}
+
+func TestParseRefusesWithPath(t *testing.T) {
+	cases := []struct {
+		name, from, to, path, msg string
+	}{
+		{"unknown field", `"id": "ok",`, `"id": "ok", "extra": 1,`, "", `unknown field "extra"`},
+		{"case-variant key", `"id": "ok",`, `"id": "ok", "ID": "ok",`, "", "duplicate"},
+		{"duplicate key", `"id": "ok",`, `"id": "ok", "id": "ok2",`, "", "duplicate"},
+		{"wrong type", `"timeoutMs": 60000`, `"timeoutMs": "60000"`, "budgets.timeoutMs", "expected"},
+		{"missing required", `"version": 1,`, ``, "", `missing required field "version"`},
+		{"version 2", `"version": 1,`, `"version": 2,`, "version", "unsupported version 2"},
+		{"timeout over ceiling", `"timeoutMs": 60000`, `"timeoutMs": 120001`, "budgets.timeoutMs", "ceiling"},
+		{"nested unknown field", `"url": "/form?x=1"`, `"url": "/form?x=1", "selector": "#a"`, "operations[0].request", `unknown field "selector"`},
+		{"nested wrong type", `"url": "/form?x=1"`, `"url": 5`, "operations[0].request.url", "expected string"},
+		{"unknown op", `"op": "read"`, `"op": "evaluate"`, "operations[3].op", "unknown op"},
+		{"bad id", `"id": "ok"`, `"id": "no spaces"`, "id", "expected"},
+		{"duplicate op id", `"id": "pick"`, `"id": "home"`, "operations[2].id", "already used"},
+		{"forward tab ref", `"operation": {"index": 2}`, `"operation": {"index": 4}`, "operations[4].request.tab.operation", "earlier"},
+		{"missing tab ref", `"operation": {"id": "tabs"}`, `"operation": {"id": "nope"}`, "operations[2].request.tab.operation.id", "no operation"},
+		{"wrong producer", `"result": "selectedTab"`, `"result": "popup"`, "operations[4].request.tab.result", "waitPopup"},
+		{"index out of range", `"result": "listedTab", "index": 0`, `"result": "listedTab", "index": 32`, "operations[2].request.tab.index", "0–31"},
+		{"assert kind", `"kind": "title"`, `"kind": "html"`, "operations[4].request.kind", "expected one of"},
+		{"managed without start", `"start": {"command": "fastbrowser", "args": ["fixture", "serve"]},`, ``, "fixture.server.start", "start command"},
+		{"bad mode", `"mode": "managed"`, `"mode": "docker"`, "fixture.server.mode", "expected"},
+		{"readiness not http", `"url": "http://127.0.0.1:4310/health"`, `"url": "file:///health"`, "fixture.server.readiness.url", "http"},
+		{"base url credentials", `"baseUrl": "http://127.0.0.1:4310"`, `"baseUrl": "http://u:p@127.0.0.1:4310"`, "fixture.baseUrl", "credentials"},
+		{"empty operations", `"operations": [`, `"operations": [], "x": [`, "", "unknown field"},
+		{"selectTab without tab", `"request": {"tab": {"source": "operation", "operation": {"id": "tabs"}, "result": "listedTab", "index": 0}}`, `"request": {}`, "operations[2].request", `missing required field "tab"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse([]byte(edit(t, c.from, c.to)))
+			var ve *ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("err = %v, want a ValidationError", err)
+			}
+			if ve.Path != c.path {
+				t.Errorf("path = %q, want %q (message %q)", ve.Path, c.path, ve.Message)
+			}
+			if !strings.Contains(ve.Message, c.msg) {
+				t.Errorf("message = %q, want it to contain %q", ve.Message, c.msg)
+			}
+		})
+	}
+}
+
+func TestParseRelativeURLNeedsFixture(t *testing.T) {
+	_, err := Parse([]byte(`{"version":1,"id":"x","operations":[{"op":"navigate","request":{"url":"/a"}}]}`))
+	var ve *ValidationError
+	if !errors.As(err, &ve) || ve.Path != "operations[0].request.url" {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestQuickstartFilesAreValid(t *testing.T) {
+	entries, err := scenarios.Quickstart.ReadDir("quickstart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		data, _ := scenarios.Quickstart.ReadFile("quickstart/" + e.Name())
+		if _, err := Parse(data); err != nil {
+			t.Errorf("%s: %v", e.Name(), err)
+		}
+		n++
+	}
+	if n < 3 {
+		t.Fatalf("found %d quick-start files, want at least 3", n)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(validFile))
+	f.Add([]byte(`{"version":1,"id":"x","operations":[{"op":"read"}]}`))
+	f.Add([]byte(`{"version":1,"id":"x","hooks":{"setup":{"command":"true","env":{"A":{"env":"B"},"C":"d"}}},"operations":[{"op":"listTabs"}]}`))
+	f.Add([]byte(`{"version":1,"id":"x","operations":[{"op":"selectTab","request":{"tab":{"source":"initial","target":"selected"}}}]}`))
+	f.Add([]byte(`{"version":2}`))
+	f.Add([]byte(`[`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := Parse(data)
+		if err != nil {
+			var ve *ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("refusal is not a ValidationError: %T %v", err, err)
+			}
+			return
+		}
+		// Whatever parses must bind to requests that pass their own validation.
+		for i, op := range l.Operations {
+			tab := ""
+			if op.req.tabRef() != nil {
+				tab = "t1"
+			}
+			if err := op.req.bind(tab).Validate(); err != nil {
+				t.Fatalf("operations[%d] parsed but does not validate: %v", i, err)
+			}
+		}
+	})
+}

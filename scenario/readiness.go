@@ -1,0 +1,60 @@
+package scenario
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/sethvargo/go-retry"
+)
+
+// probeClient never follows redirects (readiness is one GET against one URL) and never
+// uses a proxy from the environment: fixtures are local.
+var probeClient = &http.Client{
+	Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true},
+	CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	},
+}
+
+// probeOnce sends one GET and reports the status (0 when nothing answered).
+func probeOnce(ctx context.Context, url string) int {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return 0
+	}
+	resp, err := probeClient.Do(req)
+	if err != nil {
+		return 0
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	_ = resp.Body.Close()
+	return resp.StatusCode
+}
+
+var errNotReady = errors.New("not ready")
+
+// waitReady polls url with GET until it answers want, ctx ends, or exited closes (a managed
+// server that died will never become ready). Backoff: 50 ms doubling to 500 ms.
+func waitReady(ctx context.Context, url string, want int, exited <-chan struct{}) (last int, err error) {
+	b := retry.WithCappedDuration(500*time.Millisecond, retry.NewExponential(50*time.Millisecond))
+	err = retry.Do(ctx, b, func(ctx context.Context) error {
+		select {
+		case <-exited:
+			return errServerExited
+		default:
+		}
+		last = probeOnce(ctx, url)
+		if last == want {
+			return nil
+		}
+		return retry.RetryableError(errNotReady)
+	})
+	return last, err
+}
+
+var errServerExited = errors.New("server exited")

@@ -1,0 +1,146 @@
+package scenario
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// ReportVersion is report v1; later fields are additive.
+const ReportVersion = 1
+
+// Statuses of a run, a scenario and an operation.
+const (
+	StatusPassed      = "passed"
+	StatusFailed      = "failed"
+	StatusError       = "error"
+	StatusInterrupted = "interrupted"
+	StatusSkipped     = "skipped"
+)
+
+// Report is report v1 (docs/scenarios.md, "Report v1").
+type Report struct {
+	Version    int              `json:"version"`
+	RunID      string           `json:"runId"`
+	Status     string           `json:"status"`
+	StartedAt  time.Time        `json:"startedAt"`
+	DurationMs int64            `json:"durationMs"`
+	Browser    BrowserInfo      `json:"browser"`
+	Scenarios  []ScenarioReport `json:"scenarios"`
+}
+
+// BrowserInfo says which browser ran the scenarios and whether fastbrowser owned it.
+type BrowserInfo struct {
+	Version  string `json:"version"`
+	Attached bool   `json:"attached"`
+}
+
+// ScenarioReport is one scenario's outcome.
+type ScenarioReport struct {
+	ID         string                    `json:"id"`
+	File       string                    `json:"file"`
+	SHA256     string                    `json:"sha256"`
+	Status     string                    `json:"status"`
+	DurationMs int64                     `json:"durationMs"`
+	Events     []Event                   `json:"events"`
+	Operations []OperationReport         `json:"operations"`
+	Error      *transport.OperationError `json:"error,omitempty"`
+}
+
+// Event is one step of the scenario's lifecycle (hooks, server, runtime) in order.
+type Event struct {
+	AtMs   int64  `json:"atMs"`
+	Kind   string `json:"kind"` // hook | server | runtime
+	Name   string `json:"name"` // setup, reset, cleanup | start, ready, stop | open, close
+	Status string `json:"status"`
+}
+
+// OperationReport is one operation's outcome.
+type OperationReport struct {
+	Index      int                       `json:"index"`
+	ID         string                    `json:"id,omitempty"`
+	Op         string                    `json:"op"`
+	Status     string                    `json:"status"`
+	DurationMs int64                     `json:"durationMs"`
+	Posture    transport.Posture         `json:"posture,omitempty"`
+	Result     transport.Result          `json:"result,omitempty"`
+	Error      *transport.OperationError `json:"error,omitempty"`
+}
+
+// NewRunID returns a fresh run id: UTC time plus random bits, sortable and unique.
+func NewRunID(now time.Time) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
+
+// Summarise sets the run status from the scenarios: interrupted over error over failed.
+func (r *Report) Summarise() {
+	r.Status = StatusPassed
+	rank := map[string]int{StatusPassed: 0, StatusFailed: 1, StatusError: 2, StatusInterrupted: 3}
+	for _, s := range r.Scenarios {
+		if rank[s.Status] > rank[r.Status] {
+			r.Status = s.Status
+		}
+	}
+}
+
+// Counts is the run summary `run --json` prints.
+type Counts struct {
+	Passed  int `json:"passed"`
+	Failed  int `json:"failed"`
+	Error   int `json:"error"`
+	Skipped int `json:"skipped"`
+}
+
+// Count tallies scenarios by status (interrupted counts as error).
+func (r *Report) Count() Counts {
+	var c Counts
+	for _, s := range r.Scenarios {
+		switch s.Status {
+		case StatusPassed:
+			c.Passed++
+		case StatusFailed:
+			c.Failed++
+		case StatusSkipped:
+			c.Skipped++
+		default:
+			c.Error++
+		}
+	}
+	return c
+}
+
+// WriteFile writes the report as indented JSON, atomically (temp file + rename), 0600.
+func (r *Report) WriteFile(path string) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".report-*.json")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(buf.Bytes()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

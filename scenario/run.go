@@ -1,0 +1,236 @@
+package scenario
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/hashicorp/go-multierror"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// Env is what the runner needs from its caller.
+type Env struct {
+	// Open starts a browser session for one scenario with the given base origins. The
+	// runner closes it.
+	Open func(ctx context.Context, origins []string) (*runtime.Runtime, error)
+	// Lookup reads the host environment for {"env":…} values (nil: os.LookupEnv).
+	Lookup func(string) (string, bool)
+	// Log receives fixture-server and hook output. Nil discards.
+	Log io.Writer
+}
+
+// runState carries one scenario's run.
+type runState struct {
+	l     *Loaded
+	env   Env
+	start time.Time
+	rep   *ScenarioReport
+}
+
+func (s *runState) event(kind, name, status string) {
+	s.rep.Events = append(s.rep.Events, Event{AtMs: time.Since(s.start).Milliseconds(), Kind: kind, Name: name, Status: status})
+}
+
+// Run runs one scenario in DESIGN.md's order: the scenario budget starts → setup hook →
+// server start and readiness → reset hook → operations → finally: close the runtime,
+// cleanup hook while the server still runs, bounded server stop. It never panics on a
+// scenario's behalf and always returns a complete report.
+func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
+	if env.Log == nil {
+		env.Log = io.Discard
+	}
+	s := &runState{l: l, env: env, start: time.Now(),
+		rep: &ScenarioReport{ID: l.ID, File: l.Path, SHA256: l.SHA256, Status: StatusPassed, Events: []Event{}}}
+	for i, op := range l.Operations {
+		s.rep.Operations = append(s.rep.Operations, OperationReport{Index: i, ID: op.ID, Op: op.Op, Status: StatusSkipped})
+	}
+	var ms int64
+	if l.Budgets != nil {
+		ms = l.Budgets.TimeoutMs
+	}
+	budget, _ := budgets.ScenarioRun.ResolveMs(ms) // validated at parse
+	sctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+
+	var server *fixtureServer
+	var rt *runtime.Runtime
+	firstErr := s.body(sctx, &server, &rt)
+
+	// finally: every step runs, each bounded on its own, and errors are collected without
+	// replacing the first one.
+	var finallyErrs *multierror.Error
+	if rt != nil {
+		if err := rt.Close(); err != nil {
+			finallyErrs = multierror.Append(finallyErrs, scenarioError(transport.CodeInternal, "closing the browser session failed"))
+			s.event("runtime", "close", "failed")
+		} else {
+			s.event("runtime", "close", "ok")
+		}
+	}
+	if h := l.Hooks; h != nil && h.Cleanup != nil {
+		// The cleanup hook runs even when the scenario budget is spent, within its own.
+		if err := runHook(context.Background(), "cleanup", h.Cleanup, l.Dir, env.Lookup, env.Log); err != nil {
+			finallyErrs = multierror.Append(finallyErrs, err)
+			s.event("hook", "cleanup", "failed")
+		} else {
+			s.event("hook", "cleanup", "ok")
+		}
+	}
+	if server != nil && server.proc != nil {
+		if err := server.stop(); err != nil {
+			finallyErrs = multierror.Append(finallyErrs, scenarioError(transport.CodeInternal, "the fixture server could not be stopped"))
+			s.event("server", "stop", "failed")
+		} else {
+			s.event("server", "stop", "ok")
+		}
+	}
+
+	switch {
+	case firstErr != nil:
+		s.rep.Status = StatusError
+		s.rep.Error = transport.AsOperationError("", firstErr)
+		if ctx.Err() != nil {
+			s.rep.Status = StatusInterrupted
+		}
+	case finallyErrs.ErrorOrNil() != nil && s.rep.Status == StatusPassed:
+		s.rep.Status = StatusError
+		s.rep.Error = transport.AsOperationError("", finallyErrs.Errors[0])
+	}
+	if s.rep.Status == StatusFailed && ctx.Err() != nil {
+		s.rep.Status = StatusInterrupted
+	}
+	s.rep.DurationMs = time.Since(s.start).Milliseconds()
+	return *s.rep
+}
+
+// body runs everything before finally. It returns an error only for failures outside
+// operations (hooks, server, launch, budget); an operation failure is recorded in the
+// report and ends the body with nil.
+func (s *runState) body(ctx context.Context, server **fixtureServer, rt **runtime.Runtime) error {
+	l := s.l
+	if h := l.Hooks; h != nil && h.Setup != nil {
+		if err := runHook(ctx, "setup", h.Setup, l.Dir, s.env.Lookup, s.env.Log); err != nil {
+			s.event("hook", "setup", "failed")
+			return err
+		}
+		s.event("hook", "setup", "ok")
+	}
+	if l.Fixture != nil && l.Fixture.Server != nil {
+		srv, err := startServer(ctx, l.Fixture.Server, l.Dir, s.env.Lookup, s.env.Log)
+		if err != nil {
+			s.event("server", "ready", "failed")
+			return budgetOr(ctx, err)
+		}
+		*server = srv
+		s.event("server", "ready", "ok")
+	}
+	if h := l.Hooks; h != nil && h.Reset != nil {
+		if err := runHook(ctx, "reset", h.Reset, l.Dir, s.env.Lookup, s.env.Log); err != nil {
+			s.event("hook", "reset", "failed")
+			return err
+		}
+		s.event("hook", "reset", "ok")
+	}
+	r, err := s.env.Open(ctx, l.Origins)
+	if err != nil {
+		s.event("runtime", "open", "failed")
+		return budgetOr(ctx, err)
+	}
+	*rt = r
+	s.event("runtime", "open", "ok")
+	return s.operations(ctx, r)
+}
+
+// budgetOr reports the scenario budget running out as timeout, whatever it interrupted.
+func budgetOr(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return scenarioError(transport.CodeTimeout, "the scenario budget ran out before the operations started")
+	}
+	return err
+}
+
+func (s *runState) operations(ctx context.Context, rt *runtime.Runtime) error {
+	results := make([]transport.Result, len(s.l.Operations))
+	var initial string
+	if s.usesInitialTab() {
+		lt, err := transport.Dispatch(ctx, rt, transport.ListTabs{})
+		if err != nil {
+			return transport.AsOperationError("", err)
+		}
+		initial = lt.Selected
+	}
+	for i, op := range s.l.Operations {
+		or := &s.rep.Operations[i]
+		if ctx.Err() != nil {
+			return scenarioError(transport.CodeTimeout, "the scenario budget ran out before operations[%d]", i)
+		}
+		tab, err := resolveTab(op.req.tabRef(), s.l.Operations, results, initial)
+		started := time.Now()
+		var res transport.Result
+		if err == nil {
+			res, err = rt.Call(ctx, op.req.bind(tab), nil)
+		}
+		or.DurationMs = time.Since(started).Milliseconds()
+		or.Posture = transport.PostureOf(err)
+		if err != nil {
+			or.Status = StatusFailed
+			or.Error = transport.AsOperationError(op.Op, err)
+			s.rep.Status = StatusFailed
+			return nil
+		}
+		or.Status, or.Result, results[i] = StatusPassed, res, res
+	}
+	return nil
+}
+
+func (s *runState) usesInitialTab() bool {
+	for _, op := range s.l.Operations {
+		if ref := op.req.tabRef(); ref != nil && ref.Source == "initial" {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveTab turns a file's tab reference into the runtime handle the referenced earlier
+// operation produced ("" = the selected tab).
+func resolveTab(ref *TabRef, ops []Operation, results []transport.Result, initial string) (string, error) {
+	if ref == nil {
+		return "", nil
+	}
+	if ref.Source == "initial" {
+		return initial, nil
+	}
+	j := 0
+	if ref.Operation.ID != "" {
+		for k, op := range ops {
+			if op.ID == ref.Operation.ID {
+				j = k
+			}
+		}
+	} else {
+		j = *ref.Operation.Index
+	}
+	notFound := func(msg string) error {
+		return transport.NewError("", transport.PhaseValidate, transport.CodeTabNotFound, transport.RetryNever, transport.NotAttempted, "%s", msg).WithPath("request.tab")
+	}
+	switch r := results[j].(type) {
+	case *transport.SelectTabResult:
+		return r.SelectedTab, nil
+	case *transport.ListTabsResult:
+		idx := 0
+		if ref.Index != nil {
+			idx = *ref.Index
+		}
+		if idx >= len(r.Tabs) {
+			return "", notFound("the referenced listTabs result has no tab at that index")
+		}
+		return r.Tabs[idx].Tab, nil
+	}
+	return "", notFound("the referenced operation produced no tab")
+}

@@ -1,0 +1,7 @@
+// Package transport owns protocol v1: the typed operation requests and results, the one error
+// shape (*OperationError), the wire frames, the JSONL server loop the worker, serve and the
+// session host use, and the Client that owns a worker subprocess. It is the only package that
+// frames JSONL (sub-package jsonl splits and joins lines; strictjson refuses lenient input).
+//
+// It must not know about CDP, scenario files or artifacts on disk.
+package transport

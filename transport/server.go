@@ -1,0 +1,316 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/fastbrowser/fastbrowser/transport/jsonl"
+	"github.com/fastbrowser/fastbrowser/transport/strictjson"
+)
+
+// Handler executes decoded, validated operations. Serve calls it for one request at a time,
+// in arrival order; ctx ends when the request is cancelled or the server stops.
+type Handler interface {
+	Handle(ctx context.Context, op Operation, octx *OperationContext) (Result, error)
+}
+
+// ServerOptions configures Serve.
+type ServerOptions struct {
+	Ready ReadyInfo
+	// MaxQueued bounds requests waiting behind the running one; past it a request is
+	// refused with session_busy (0 means 64).
+	MaxQueued int
+}
+
+// Serve speaks protocol v1 on in/out until in ends, ctx ends, or a close operation has been
+// answered. It writes the ready frame first. A malformed, oversized or unknown line gets an
+// error frame and the loop goes on: a bad line from a parent never ends the server.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, h Handler, opts ServerOptions) error {
+	if opts.MaxQueued <= 0 {
+		opts.MaxQueued = 64
+	}
+	s := &server{
+		w:       jsonl.NewWriter(out, jsonl.DefaultMaxLine),
+		h:       h,
+		queue:   make(chan *job, opts.MaxQueued),
+		pending: map[string]*job{},
+		closed:  make(chan struct{}),
+	}
+	opts.Ready.Protocol = Version
+	if err := s.w.WriteFrame(readyFrame{V: Version, Ready: opts.Ready}); err != nil {
+		return err
+	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	execDone := make(chan struct{})
+	go func() { defer close(execDone); s.execute(ctx) }()
+
+	lines := make(chan error, 1)
+	go func() { lines <- s.readLoop(ctx, jsonl.NewReader(in, jsonl.DefaultMaxLine)) }()
+	var err error
+	select {
+	case err = <-lines:
+		// Input ended: let queued work finish (each request is bounded by its own budget).
+		close(s.queue)
+		<-execDone
+	case <-s.closed: // a close op was answered
+		stop()
+		<-execDone
+	case <-ctx.Done():
+		<-execDone
+	}
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	return err
+}
+
+type job struct {
+	id     string
+	op     Operation
+	octx   *OperationContext
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+type server struct {
+	w     *jsonl.Writer
+	h     Handler
+	queue chan *job
+
+	mu        sync.Mutex
+	pending   map[string]*job // queued or running, by id
+	closeOnce sync.Once
+	closed    chan struct{}
+	queueShut bool
+}
+
+func (s *server) readLoop(ctx context.Context, r *jsonl.Reader) error {
+	for {
+		line, err := r.ReadLine()
+		var tooLong *jsonl.LineTooLongError
+		var torn *jsonl.TornFrameError
+		switch {
+		case errors.As(err, &tooLong):
+			s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted,
+				"line %d is longer than %d bytes and was discarded", tooLong.Line, tooLong.Limit))
+			continue
+		case errors.As(err, &torn):
+			s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted,
+				"input ended inside a frame on line %d", torn.Line))
+			continue
+		case err != nil:
+			return err
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		if isBlank(line) {
+			continue // a blank line carries nothing; tolerate it from hand-written parents
+		}
+		s.handleLine(line)
+	}
+}
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// handleLine routes one line by v/id/op/cancel with gjson before the strict decode, so an
+// error frame can carry the id even when the rest of the frame is bad.
+func (s *server) handleLine(line []byte) {
+	if !utf8.Valid(line) {
+		s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted, "frame is not valid UTF-8"))
+		return
+	}
+	if !gjson.ValidBytes(line) || !gjson.ParseBytes(line).IsObject() {
+		s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted, "frame is not a JSON object"))
+		return
+	}
+	idv := gjson.GetBytes(line, "id")
+	id := ""
+	if idv.Type == gjson.String && len(idv.Str) <= maxIDLen {
+		id = idv.Str
+	}
+	opName := gjson.GetBytes(line, "op").Str
+	if v := gjson.GetBytes(line, "v"); v.Type != gjson.Number || v.Raw != "1" {
+		s.replyError(id, Invalid(opName, "v", "expected protocol version 1"))
+		return
+	}
+	if gjson.GetBytes(line, "cancel").Exists() {
+		var cf cancelFrame
+		if err := strictjson.Decode(line, &cf); err != nil {
+			s.replyError("", frameError(opName, err))
+			return
+		}
+		s.cancel(cf.Cancel)
+		return
+	}
+	var rf requestFrame
+	if err := strictjson.Decode(line, &rf); err != nil {
+		s.replyError(id, frameError(opName, err))
+		return
+	}
+	if rf.ID == "" || len(rf.ID) > maxIDLen {
+		s.replyError("", Invalid(rf.Op, "id", "expected a non-empty string of at most %d bytes", maxIDLen))
+		return
+	}
+	op, ok := NewOperation(rf.Op)
+	if !ok {
+		s.replyError(rf.ID, Invalid(rf.Op, "op", "unknown operation %q", truncate(rf.Op, 64)))
+		return
+	}
+	raw := rf.Request
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = []byte("{}")
+	}
+	if err := strictjson.DecodeAt(raw, op, "request"); err != nil {
+		s.replyError(rf.ID, frameError(rf.Op, err))
+		return
+	}
+	if err := op.Validate(); err != nil {
+		s.replyError(rf.ID, AsOperationError(rf.Op, err))
+		return
+	}
+	s.enqueue(&job{id: rf.ID, op: op, octx: rf.Context})
+}
+
+// frameError turns a strict-decoding refusal into invalid_request with the JSON path.
+func frameError(op string, err error) *OperationError {
+	var se *strictjson.Error
+	if errors.As(err, &se) {
+		return Invalid(op, se.Path, "%s", se.Message)
+	}
+	return Invalid(op, "", "malformed frame")
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func (s *server) enqueue(j *job) {
+	s.mu.Lock()
+	if _, dup := s.pending[j.id]; dup {
+		s.mu.Unlock()
+		s.replyError(j.id, Invalid(j.op.OpName(), "id", "request id %q is already in flight", j.id))
+		return
+	}
+	if s.queueShut {
+		s.mu.Unlock()
+		s.replyError(j.id, NewError(j.op.OpName(), PhaseDispatch, CodeSessionEnded, RetryNever, NotAttempted, "the session is closing"))
+		return
+	}
+	j.ctx, j.cancel = context.WithCancel(context.Background())
+	select {
+	case s.queue <- j:
+		s.pending[j.id] = j
+		s.mu.Unlock()
+	default:
+		s.mu.Unlock()
+		j.cancel()
+		s.replyError(j.id, NewError(j.op.OpName(), PhaseDispatch, CodeSessionBusy, RetrySafe, NotAttempted, "too many requests queued"))
+	}
+}
+
+func (s *server) cancel(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if j, ok := s.pending[id]; ok {
+		j.cancel()
+	}
+}
+
+func (s *server) execute(ctx context.Context) {
+	for {
+		var j *job
+		var ok bool
+		select {
+		case j, ok = <-s.queue:
+			if !ok {
+				return
+			}
+		case <-ctx.Done():
+			s.drainQueue()
+			return
+		}
+		s.run(ctx, j)
+		if j.op.OpName() == OpClose {
+			s.mu.Lock()
+			s.queueShut = true
+			s.mu.Unlock()
+			s.drainQueue()
+			s.closeOnce.Do(func() { close(s.closed) })
+			return
+		}
+	}
+}
+
+// drainQueue answers every request still queued when the server stops.
+func (s *server) drainQueue() {
+	for {
+		select {
+		case j, ok := <-s.queue:
+			if !ok {
+				return
+			}
+			s.finish(j, nil, NewError(j.op.OpName(), PhaseDispatch, CodeSessionEnded, RetryNever, NotAttempted, "the session ended before this request ran"))
+		default:
+			return
+		}
+	}
+}
+
+func (s *server) run(ctx context.Context, j *job) {
+	if j.ctx.Err() != nil {
+		s.finish(j, nil, NewError(j.op.OpName(), PhaseDispatch, CodeCancelled, RetrySafe, NotAttempted, "cancelled before it started"))
+		return
+	}
+	rctx, stop := context.WithCancel(j.ctx)
+	defer stop()
+	go func() { // the server's own end also ends the running request
+		select {
+		case <-ctx.Done():
+			stop()
+		case <-rctx.Done():
+		}
+	}()
+	res, err := s.h.Handle(rctx, j.op, j.octx)
+	s.finish(j, res, err)
+}
+
+func (s *server) finish(j *job, res Result, err error) {
+	s.mu.Lock()
+	delete(s.pending, j.id)
+	s.mu.Unlock()
+	j.cancel()
+	if err != nil {
+		s.replyError(j.id, AsOperationError(j.op.OpName(), err))
+		return
+	}
+	raw, merr := marshalCompact(res)
+	if merr != nil {
+		s.replyError(j.id, NewError(j.op.OpName(), PhaseExecute, CodeInternal, RetryNever, Unknown, "result could not be encoded"))
+		return
+	}
+	_ = s.w.WriteFrame(responseFrame{V: Version, ID: j.id, Result: raw, Posture: PostureOK})
+}
+
+func (s *server) replyError(id string, oe *OperationError) {
+	_ = s.w.WriteFrame(responseFrame{V: Version, ID: id, Error: oe, Posture: PostureOf(oe)})
+}

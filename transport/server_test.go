@@ -1,0 +1,247 @@
+package transport
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/transport/jsonl"
+)
+
+// echoHandler is a fake peer for the codec: it answers reads with the tab it was asked
+// about, blocks on a navigate to "http://block/" until cancelled, and fails asserts.
+type echoHandler struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (h *echoHandler) Handle(ctx context.Context, op Operation, _ *OperationContext) (Result, error) {
+	h.mu.Lock()
+	h.seen = append(h.seen, op.OpName())
+	h.mu.Unlock()
+	switch r := op.(type) {
+	case *Read:
+		return &ReadResult{Tab: r.Tab, Text: "hello <b>"}, nil
+	case *Navigate:
+		if r.URL == "http://block/" {
+			<-ctx.Done()
+			return nil, NewError(OpNavigate, PhaseExecute, CodeCancelled, RetryUnsafe, Unknown, "cancelled")
+		}
+		return &NavigateResult{Tab: r.Tab, URL: r.URL, Status: 200, DocumentID: "doc-1"}, nil
+	case *Assert:
+		return nil, NewError(OpAssert, PhaseVerify, CodeAssertionFailed, RetrySafe, NotAttempted, "text did not appear")
+	case *Close:
+		return &CloseResult{Closed: true}, nil
+	}
+	return nil, errors.New("raw internal detail that must not leak")
+}
+
+type peer struct {
+	in   *io.PipeWriter
+	out  *bufio.Reader
+	done chan error
+}
+
+func startPeer(t *testing.T, h Handler) *peer {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := &peer{in: inW, out: bufio.NewReader(outR), done: make(chan error, 1)}
+	go func() { p.done <- Serve(context.Background(), inR, outW, h, ServerOptions{Ready: ReadyInfo{Browser: "Fake/1"}}); outW.Close() }()
+	t.Cleanup(func() { inW.Close(); <-p.done })
+	if got := p.line(t); got != `{"v":1,"ready":{"protocol":1,"browser":"Fake/1"}}` {
+		t.Fatalf("ready frame = %s", got)
+	}
+	return p
+}
+
+func (p *peer) send(t *testing.T, line string) {
+	t.Helper()
+	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (p *peer) line(t *testing.T) string {
+	t.Helper()
+	type res struct {
+		s   string
+		err error
+	}
+	ch := make(chan res, 1)
+	go func() { s, err := p.out.ReadString('\n'); ch <- res{s, err} }()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			t.Fatalf("read frame: %v", r.err)
+		}
+		return strings.TrimSuffix(r.s, "\n")
+	case <-time.After(5 * time.Second):
+		t.Fatal("no frame within 5s")
+	}
+	return ""
+}
+
+func (p *peer) response(t *testing.T) responseFrame {
+	t.Helper()
+	var rf responseFrame
+	l := p.line(t)
+	if err := json.Unmarshal([]byte(l), &rf); err != nil {
+		t.Fatalf("not a response frame: %s", l)
+	}
+	return rf
+}
+
+func TestServeAnswersAndRefuses(t *testing.T) {
+	p := startPeer(t, &echoHandler{})
+	cases := []struct {
+		name, line, id string
+		code           Code
+		path           string
+	}{
+		{"ok read", `{"v":1,"id":"1","op":"read","request":{"tab":"T"}}`, "1", "", ""},
+		{"malformed json", `{"v":1,"id":"2",`, "", CodeProtocolError, ""},
+		{"not an object", `[1,2]`, "", CodeProtocolError, ""},
+		{"wrong version", `{"v":2,"id":"3","op":"read"}`, "3", CodeInvalidRequest, "v"},
+		{"unknown op", `{"v":1,"id":"4","op":"evaluate","request":{}}`, "4", CodeInvalidRequest, "op"},
+		{"unknown field", `{"v":1,"id":"5","op":"navigate","request":{"url":"http://x/","URL":"y"}}`, "5", CodeInvalidRequest, "request"},
+		{"wrong type", `{"v":1,"id":"6","op":"navigate","request":{"url":7}}`, "6", CodeInvalidRequest, "request.url"},
+		{"duplicate key", `{"v":1,"id":"7","op":"read","op":"read"}`, "7", CodeInvalidRequest, ""},
+		{"missing url", `{"v":1,"id":"8","op":"navigate","request":{}}`, "8", CodeInvalidRequest, "request"},
+		{"bad assert kind", `{"v":1,"id":"9","op":"assert","request":{"kind":"html","value":"x"}}`, "9", CodeInvalidRequest, "request.kind"},
+		{"handler error keeps shape", `{"v":1,"id":"10","op":"assert","request":{"kind":"title","value":"x"}}`, "10", CodeAssertionFailed, ""},
+		{"internal error is generic", `{"v":1,"id":"11","op":"listTabs"}`, "11", CodeInternal, ""},
+		{"invalid utf8", "{\"v\":1,\"id\":\"12\",\"op\":\"read\",\"request\":{\"tab\":\"\xff\"}}", "", CodeProtocolError, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p.send(t, c.line)
+			rf := p.response(t)
+			if rf.ID != c.id {
+				t.Errorf("id = %q, want %q", rf.ID, c.id)
+			}
+			if c.code == "" {
+				if rf.Error != nil || rf.Posture != PostureOK {
+					t.Fatalf("unexpected error %+v", rf.Error)
+				}
+				return
+			}
+			if rf.Error == nil || rf.Error.Code != c.code {
+				t.Fatalf("error = %+v, want code %s", rf.Error, c.code)
+			}
+			if !strings.HasPrefix(rf.Error.Path, c.path) {
+				t.Errorf("path = %q, want prefix %q", rf.Error.Path, c.path)
+			}
+			if rf.Error.MutationState == "" || rf.Error.Retry == "" || rf.Error.Phase == "" {
+				t.Errorf("incomplete error %+v", rf.Error)
+			}
+			if strings.Contains(rf.Error.Message, "raw internal detail") {
+				t.Errorf("raw error leaked: %q", rf.Error.Message)
+			}
+		})
+	}
+	// The server is still alive after every bad line.
+	p.send(t, `{"v":1,"id":"99","op":"read"}`)
+	if rf := p.response(t); rf.ID != "99" || rf.Error != nil {
+		t.Fatalf("server did not survive: %+v", rf)
+	}
+}
+
+func TestServeResultIsNotHTMLEscaped(t *testing.T) {
+	p := startPeer(t, &echoHandler{})
+	p.send(t, `{"v":1,"id":"1","op":"read"}`)
+	if l := p.line(t); !strings.Contains(l, `"hello <b>"`) {
+		t.Fatalf("result escaped or missing: %s", l)
+	}
+}
+
+func TestServeCancelFrameStopsRunningRequest(t *testing.T) {
+	p := startPeer(t, &echoHandler{})
+	p.send(t, `{"v":1,"id":"a","op":"navigate","request":{"url":"http://block/"}}`)
+	p.send(t, `{"v":1,"cancel":"a"}`)
+	rf := p.response(t)
+	if rf.ID != "a" || rf.Error == nil || rf.Error.Code != CodeCancelled {
+		t.Fatalf("cancel: %+v", rf)
+	}
+}
+
+func TestServeStopsAfterClose(t *testing.T) {
+	p := startPeer(t, &echoHandler{})
+	p.send(t, `{"v":1,"id":"c","op":"close"}`)
+	if rf := p.response(t); rf.ID != "c" || rf.Error != nil {
+		t.Fatalf("close: %+v", rf)
+	}
+	select {
+	case err := <-p.done:
+		if err != nil {
+			t.Fatalf("Serve returned %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after close")
+	}
+	p.done <- nil // for the cleanup
+}
+
+func TestDispatchIsTyped(t *testing.T) {
+	var c Caller = handlerCaller{&echoHandler{}}
+	res, err := Dispatch(context.Background(), c, Navigate{URL: "http://a.test/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// res is a NavigateResult by type; this line would not compile otherwise.
+	if res.Status != 200 || res.URL != "http://a.test/" {
+		t.Fatalf("result %+v", res)
+	}
+	_, err = Dispatch(context.Background(), c, Assert{Kind: AssertTitle, Value: "x"})
+	if !errors.Is(err, ErrCode(CodeAssertionFailed)) {
+		t.Fatalf("errors.Is by code failed: %v", err)
+	}
+}
+
+type handlerCaller struct{ h Handler }
+
+func (hc handlerCaller) Call(ctx context.Context, op Operation, octx *OperationContext) (Result, error) {
+	return hc.h.Handle(ctx, op, octx)
+}
+
+func TestErrorSurvivesTheWire(t *testing.T) {
+	oe := NewError("act", PhaseVerify, CodePostconditionFailed, RetryUnsafe, Unknown, "text %q did not appear within 3s", "Done")
+	b, _ := json.Marshal(oe)
+	want := `{"operation":"act","phase":"verify","code":"postcondition_failed","message":"text \"Done\" did not appear within 3s","retry":"unsafe","mutationState":"unknown"}`
+	if string(b) != want {
+		t.Fatalf("wire form\n got %s\nwant %s", b, want)
+	}
+	var back OperationError
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(&back, ErrCode(CodePostconditionFailed)) || errors.Is(&back, ErrCode(CodeTimeout)) {
+		t.Fatal("errors.Is by code does not survive the wire")
+	}
+}
+
+func FuzzServeLine(f *testing.F) {
+	for _, s := range []string{
+		`{"v":1,"id":"1","op":"read"}`, `{"v":1,"cancel":"1"}`, `{"v":1,"id":"1","op":"navigate","request":{"url":"http://x/"}}`,
+		`{"v":1,"id":"1","op":"listTabs","request":{"select":{"kind":"index","index":3}}}`, `{`, `null`, "\xff", `{"v":1,"id":"1","op":"assert","request":{"kind":"url","value":"x","wait":"none"}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var out strings.Builder
+		s := &server{w: newTestWriter(&out), h: &echoHandler{}, queue: make(chan *job, 4), pending: map[string]*job{}, closed: make(chan struct{})}
+		s.handleLine(line) // must not panic; may enqueue
+		for len(s.queue) > 0 {
+			j := <-s.queue
+			j.cancel()
+		}
+	})
+}
+
+func newTestWriter(w io.Writer) *jsonl.Writer { return jsonl.NewWriter(w, jsonl.DefaultMaxLine) }

@@ -1,0 +1,8 @@
+// Package worker is the CDP worker: the `fastbrowser worker` process that connects to one
+// Chromium with github.com/mafredri/cdp, creates its own browser context and first tab, and
+// answers protocol v1 on stdin/stdout through transport.Serve (logs go to stderr only).
+//
+// It owns targets, their event streams, the operations' CDP work and the in-browser checks.
+// It never writes files, never frames JSONL itself, and never lets a CDP error text reach a
+// message: every failure leaves as a *transport.OperationError with a safe message.
+package worker

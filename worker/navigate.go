@@ -1,0 +1,105 @@
+package worker
+
+import (
+	"context"
+	"errors"
+
+	"github.com/mafredri/cdp/protocol/page"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// navigate checks the URL against the effective policy again (the runtime already did: this
+// is the worker's own line), then loads it and waits for the load event within the
+// navigation budget.
+func (w *Worker) navigate(ctx context.Context, r *transport.Navigate, pol policy.Policy) (transport.Result, error) {
+	if _, err := pol.CheckURL(r.URL); err != nil {
+		return nil, transport.NewError(transport.OpNavigate, transport.PhasePolicy, transport.CodeOriginDenied, transport.RetryNever, transport.NotAttempted, "%s", err.Error()).WithPath("request.url")
+	}
+	t, err := w.tabFor(transport.OpNavigate, r.Tab)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, budgets.Navigation.Default)
+	defer cancel()
+	reply, err := t.c.Page.Navigate(ctx, page.NewNavigateArgs(r.URL))
+	if err != nil {
+		return nil, w.cdpFailure(transport.OpNavigate, transport.Unknown, err)
+	}
+	if reply.ErrorText != nil && *reply.ErrorText != "" {
+		return nil, transport.NewError(transport.OpNavigate, transport.PhaseExecute, transport.CodeNavigationFailed, transport.RetryUnsafe, transport.Unknown, "navigation failed: %s", safeNetError(*reply.ErrorText))
+	}
+	if reply.LoaderID != nil { // nil: a same-document navigation, nothing to load
+		loader := string(*reply.LoaderID)
+		if err := t.waitFor(ctx, func() bool { return t.loaded == loader }); err != nil {
+			return nil, w.loadWaitFailure(t, transport.OpNavigate, err)
+		}
+	}
+	return w.documentResult(ctx, t, transport.OpNavigate)
+}
+
+// reload reloads and waits for the new document's load event.
+func (w *Worker) reload(ctx context.Context, r *transport.Reload) (transport.Result, error) {
+	t, err := w.tabFor(transport.OpReload, r.Tab)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, budgets.Navigation.Default)
+	defer cancel()
+	t.mu.Lock()
+	old := t.loader
+	t.mu.Unlock()
+	if err := t.c.Page.Reload(ctx, page.NewReloadArgs()); err != nil {
+		return nil, w.cdpFailure(transport.OpReload, transport.Unknown, err)
+	}
+	if err := t.waitFor(ctx, func() bool { return t.loader != old && t.loaded == t.loader }); err != nil {
+		return nil, w.loadWaitFailure(t, transport.OpReload, err)
+	}
+	return w.documentResult(ctx, t, transport.OpReload)
+}
+
+func (w *Worker) loadWaitFailure(t *tab, op string, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		stopCtx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+		_ = t.c.Page.StopLoading(stopCtx) // best effort: leave the tab quiet, not loading
+		cancel()
+		return transport.NewError(op, transport.PhaseExecute, transport.CodeTimeout, transport.RetryUnsafe, transport.Unknown,
+			"the page did not finish loading within %s", budgets.Navigation.Default)
+	}
+	return w.cdpFailure(op, transport.Unknown, err)
+}
+
+// documentResult describes the committed document: URL, title, HTTP status, documentId.
+func (w *Worker) documentResult(ctx context.Context, t *tab, op string) (transport.Result, error) {
+	var info struct {
+		URL    string `json:"url"`
+		Title  string `json:"title"`
+		Status int    `json:"status"`
+	}
+	if err := w.evaluate(ctx, t, documentInfoScript, &info); err != nil {
+		return nil, w.cdpFailure(op, transport.Unknown, err)
+	}
+	return &transport.NavigateResult{Tab: string(t.id), URL: info.URL, Title: info.Title, Status: info.Status, DocumentID: t.documentID()}, nil
+}
+
+// documentInfoScript reads the committed document's URL, title and HTTP status (the
+// navigation timing entry's responseStatus, Chromium 109+). It runs in our isolated world.
+const documentInfoScript = `(() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  return {url: location.href, title: document.title, status: (nav && nav.responseStatus) || 0};
+})()`
+
+// safeNetError keeps Chromium's net error name (net::ERR_…) and nothing else.
+func safeNetError(s string) string {
+	if len(s) > 64 {
+		s = s[:64]
+	}
+	for _, c := range s {
+		if !(c == ':' || c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return "net error"
+		}
+	}
+	return s
+}

@@ -1,0 +1,44 @@
+package worker
+
+import (
+	"context"
+	_ "embed"
+	"strconv"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+//go:embed visible_text.js
+var visibleTextJS string
+
+// readScript is visible_text.js applied to the read budget.
+var readScript = "(" + visibleTextJS + ")(" + strconv.Itoa(budgets.ReadTextChars) + ")"
+
+type pageText struct {
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	Text      string `json:"text"`
+	Truncated bool   `json:"truncated"`
+}
+
+func (w *Worker) readPage(ctx context.Context, t *tab) (pageText, error) {
+	var pt pageText
+	err := w.evaluate(ctx, t, readScript, &pt)
+	return pt, err
+}
+
+// read returns what a person sees of the page's text, bounded by the read budget.
+func (w *Worker) read(ctx context.Context, r *transport.Read) (transport.Result, error) {
+	t, err := w.tabFor(transport.OpRead, r.Tab)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, budgets.ReadWait.Default)
+	defer cancel()
+	pt, err := w.readPage(ctx, t)
+	if err != nil {
+		return nil, w.cdpFailure(transport.OpRead, transport.NotAttempted, err)
+	}
+	return &transport.ReadResult{Tab: string(t.id), URL: pt.URL, Title: pt.Title, Text: pt.Text, Truncated: pt.Truncated, DocumentID: t.documentID()}, nil
+}

@@ -1,0 +1,125 @@
+package worker
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"sync"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/page"
+	cdpruntime "github.com/mafredri/cdp/protocol/runtime"
+	"github.com/mafredri/cdp/protocol/target"
+	"github.com/mafredri/cdp/rpcc"
+)
+
+// tab is one page target of the worker's browser context, with its own CDP connection and
+// the main-frame state its event streams keep current.
+type tab struct {
+	id   target.ID
+	seq  int // creation order: listTabs is deterministic
+	conn *rpcc.Conn
+	c    *cdp.Client
+	stop context.CancelFunc // ends the event goroutines
+
+	mu        sync.Mutex
+	mainFrame page.FrameID
+	loader    string        // main-frame loader of the committed document
+	loaded    string        // loader whose load event fired
+	url       string        // main-frame URL as last committed
+	changed   chan struct{} // closed and replaced on every state change
+	gone      bool          // target destroyed or connection lost
+
+	world       cdpruntime.ExecutionContextID // isolated world for our fixed scripts
+	worldLoader string                        // document the world belongs to
+}
+
+// documentID is the opaque id of the tab's committed document; it changes on every
+// navigation and reload. Loader ids are CDP internals, so they are hashed.
+func (t *tab) documentID() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return documentID(t.id, t.loader)
+}
+
+func documentID(id target.ID, loader string) string {
+	sum := sha256.Sum256([]byte(string(id) + "\x00" + loader))
+	return "doc-" + hex.EncodeToString(sum[:8])
+}
+
+// update changes state under the lock and wakes every waiter.
+func (t *tab) update(f func()) {
+	t.mu.Lock()
+	f()
+	close(t.changed)
+	t.changed = make(chan struct{})
+	t.mu.Unlock()
+}
+
+// waitFor blocks until cond (evaluated under the lock) holds, the tab is gone, or ctx ends.
+func (t *tab) waitFor(ctx context.Context, cond func() bool) error {
+	for {
+		t.mu.Lock()
+		ok, gone, ch := cond(), t.gone, t.changed
+		t.mu.Unlock()
+		if ok {
+			return nil
+		}
+		if gone {
+			return errTabGone
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// watch keeps main-frame state current from the Page domain's events. Event streams are
+// always drained so Chromium never blocks on us; they end with the tab's context.
+func (t *tab) watch(navigated page.FrameNavigatedClient, lifecycle page.LifecycleEventClient) {
+	go func() {
+		defer navigated.Close()
+		for {
+			ev, err := navigated.Recv()
+			if err != nil {
+				t.update(func() { t.gone = true })
+				return
+			}
+			if ev.Frame.ParentID != nil {
+				continue
+			}
+			t.update(func() {
+				t.mainFrame = ev.Frame.ID
+				t.loader = string(ev.Frame.LoaderID)
+				t.url = ev.Frame.URL
+				if ev.Frame.URLFragment != nil {
+					t.url += *ev.Frame.URLFragment
+				}
+			})
+		}
+	}()
+	go func() {
+		defer lifecycle.Close()
+		for {
+			ev, err := lifecycle.Recv()
+			if err != nil {
+				return
+			}
+			t.mu.Lock()
+			main := ev.FrameID == t.mainFrame
+			t.mu.Unlock()
+			if !main || ev.Name != "load" {
+				continue
+			}
+			t.update(func() { t.loaded = string(ev.LoaderID) })
+		}
+	}()
+}
+
+func (t *tab) close() {
+	t.stop()
+	_ = t.conn.Close()
+	t.update(func() { t.gone = true })
+}

@@ -1,0 +1,268 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"sync"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/browser"
+	"github.com/mafredri/cdp/protocol/page"
+	"github.com/mafredri/cdp/protocol/target"
+	"github.com/mafredri/cdp/rpcc"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// Options configures one worker.
+type Options struct {
+	CDPURL         string   // DevTools HTTP endpoint or browser websocket URL
+	AllowedOrigins []string // base origin policy; empty means "*"
+	In             io.Reader
+	Out            io.Writer
+	Log            *log.Logger // stderr; never page content or secrets
+}
+
+var errTabGone = errors.New("tab is gone")
+
+// Worker holds one browser context and its tabs.
+type Worker struct {
+	log       *log.Logger
+	browserWS string
+	bconn     *rpcc.Conn
+	bc        *cdp.Client
+	contextID browser.ContextID
+	base      policy.Policy
+	product   string
+	// stopDiscover ends target discovery (nil until it starts).
+	stopDiscover context.CancelFunc
+
+	mu       sync.Mutex
+	tabs     map[target.ID]*tab
+	seq      int
+	selected target.ID // "" when no tab is selected
+}
+
+// Run connects to the browser, creates the worker's browser context and first tab within the
+// worker-readiness budget, then serves protocol v1 until the input ends or a close is
+// answered. The browser context is disposed on the way out.
+func Run(ctx context.Context, opts Options) error {
+	lg := opts.Log
+	if lg == nil {
+		lg = log.New(io.Discard, "", 0)
+	}
+	base := policy.AllowAll()
+	if len(opts.AllowedOrigins) > 0 && !(len(opts.AllowedOrigins) == 1 && opts.AllowedOrigins[0] == policy.Any) {
+		p, err := policy.Parse(opts.AllowedOrigins)
+		if err != nil {
+			return fmt.Errorf("--allowed-origin: %w", err)
+		}
+		base = p
+	}
+	w := &Worker{log: lg, base: base, tabs: map[target.ID]*tab{}}
+	setup, cancel := context.WithTimeout(ctx, budgets.WorkerReady.Default)
+	err := w.connect(setup, opts.CDPURL)
+	cancel()
+	if err != nil {
+		w.teardown()
+		return err
+	}
+	defer w.teardown()
+	return transport.Serve(ctx, opts.In, opts.Out, w, transport.ServerOptions{Ready: transport.ReadyInfo{Browser: w.product}})
+}
+
+func (w *Worker) connect(ctx context.Context, cdpURL string) error {
+	ws, err := browserURL(ctx, cdpURL)
+	if err != nil {
+		return err
+	}
+	w.browserWS = ws
+	w.bconn, w.bc, err = dial(ctx, ws)
+	if err != nil {
+		return fmt.Errorf("cannot connect to the browser's DevTools endpoint: %w", err)
+	}
+	v, err := w.bc.Browser.GetVersion(ctx)
+	if err != nil {
+		return fmt.Errorf("the browser did not answer Browser.getVersion: %w", err)
+	}
+	w.product = v.Product
+	// disposeOnDetach: if this worker dies, Chromium disposes the context with it.
+	bctx, err := w.bc.Target.CreateBrowserContext(ctx, target.NewCreateBrowserContextArgs().SetDisposeOnDetach(true))
+	if err != nil {
+		return fmt.Errorf("cannot create a browser context: %w", err)
+	}
+	w.contextID = bctx.BrowserContextID
+	created, err := w.bc.Target.CreateTarget(ctx, target.NewCreateTargetArgs("about:blank").SetBrowserContextID(w.contextID))
+	if err != nil {
+		return fmt.Errorf("cannot create the first tab: %w", err)
+	}
+	t, err := w.attach(ctx, created.TargetID)
+	if err != nil {
+		return err
+	}
+	w.selected = t.id
+	discoverCtx, stop := context.WithCancel(context.Background())
+	w.stopDiscover = stop
+	if err := w.discover(discoverCtx); err != nil {
+		return fmt.Errorf("cannot watch for new tabs: %w", err)
+	}
+	return nil
+}
+
+// attach opens a connection to a page target and starts tracking its main frame.
+func (w *Worker) attach(ctx context.Context, id target.ID) (*tab, error) {
+	u, err := pageURL(w.browserWS, string(id))
+	if err != nil {
+		return nil, err
+	}
+	conn, c, err := dial(ctx, u)
+	if err != nil {
+		return nil, fmt.Errorf("cannot connect to tab: %w", err)
+	}
+	life, stop := context.WithCancel(context.Background())
+	t := &tab{id: id, conn: conn, c: c, stop: stop, changed: make(chan struct{})}
+	fail := func(err error) (*tab, error) { stop(); _ = conn.Close(); return nil, err }
+	navigated, err := c.Page.FrameNavigated(life)
+	if err != nil {
+		return fail(err)
+	}
+	lifecycle, err := c.Page.LifecycleEvent(life)
+	if err != nil {
+		return fail(err)
+	}
+	if err := c.Page.Enable(ctx); err != nil {
+		return fail(err)
+	}
+	if err := c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true)); err != nil {
+		return fail(err)
+	}
+	tree, err := c.Page.GetFrameTree(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	f := tree.FrameTree.Frame
+	t.mainFrame, t.loader, t.url = f.ID, string(f.LoaderID), f.URL
+	t.loaded = t.loader // the first document (about:blank) has finished by the time we see it
+	t.watch(navigated, lifecycle)
+
+	w.mu.Lock()
+	w.seq++
+	t.seq = w.seq
+	w.tabs[id] = t
+	w.mu.Unlock()
+	return t, nil
+}
+
+func (w *Worker) teardown() {
+	if w.stopDiscover != nil {
+		w.stopDiscover()
+	}
+	w.mu.Lock()
+	tabs := w.tabs
+	w.tabs = map[target.ID]*tab{}
+	w.mu.Unlock()
+	for _, t := range tabs {
+		t.close()
+	}
+	if w.bc != nil && w.contextID != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+		if err := w.bc.Target.DisposeBrowserContext(ctx, target.NewDisposeBrowserContextArgs(w.contextID)); err != nil {
+			w.log.Printf("dispose browser context: %v", err)
+		}
+		cancel()
+		w.contextID = ""
+	}
+	if w.bconn != nil {
+		_ = w.bconn.Close()
+	}
+}
+
+// Handle runs one operation (transport.Serve calls it one at a time).
+func (w *Worker) Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
+	pol, err := w.effectivePolicy(op.OpName(), octx)
+	if err != nil {
+		return nil, err
+	}
+	switch r := op.(type) {
+	case *transport.Navigate:
+		return w.navigate(ctx, r, pol)
+	case *transport.Reload:
+		return w.reload(ctx, r)
+	case *transport.Read:
+		return w.read(ctx, r)
+	case *transport.Assert:
+		return w.assert(ctx, r)
+	case *transport.ListTabs:
+		return w.listTabs(ctx, r, pol)
+	case *transport.SelectTab:
+		return w.selectTab(ctx, r)
+	case *transport.CloseTab:
+		return w.closeTab(ctx, r)
+	case *transport.Close:
+		w.teardown()
+		return &transport.CloseResult{Closed: true}, nil
+	}
+	return nil, transport.Invalid(op.OpName(), "op", "operation not supported by this worker")
+}
+
+func (w *Worker) effectivePolicy(op string, octx *transport.OperationContext) (policy.Policy, error) {
+	if octx == nil {
+		return w.base, nil
+	}
+	p, err := w.base.Narrow(octx.Origins)
+	if err != nil {
+		var de *policy.DeniedError
+		if errors.As(err, &de) {
+			return policy.Policy{}, transport.NewError(op, transport.PhasePolicy, transport.CodeOriginDenied, transport.RetryNever, transport.NotAttempted, "%s", de.Reason).WithPath("context.origins")
+		}
+		return policy.Policy{}, transport.Invalid(op, "context.origins", "%s", err.Error())
+	}
+	return p, nil
+}
+
+// tabFor resolves a request's tab: the named one, or the selected one when empty.
+func (w *Worker) tabFor(op, id string) (*tab, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if id == "" {
+		if w.selected == "" {
+			return nil, transport.NewError(op, transport.PhaseValidate, transport.CodeTabNotFound, transport.RetryNever, transport.NotAttempted, "no tab is selected; selectTab one first").WithPath("request.tab")
+		}
+		id = string(w.selected)
+	}
+	t, ok := w.tabs[target.ID(id)]
+	if !ok {
+		return nil, transport.NewError(op, transport.PhaseValidate, transport.CodeTabNotFound, transport.RetryNever, transport.NotAttempted, "no such tab").WithPath("request.tab")
+	}
+	return t, nil
+}
+
+// cdpFailure turns a CDP error into a safe OperationError; the raw error goes to the log.
+func (w *Worker) cdpFailure(op string, mut transport.MutationState, err error) error {
+	w.log.Printf("%s: cdp: %v", op, err)
+	if errors.Is(err, errTabGone) {
+		return transport.NewError(op, transport.PhaseExecute, transport.CodeTabNotFound, transport.RetryNever, mut, "the tab closed during the operation").WithCause(err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return transport.NewError(op, transport.PhaseExecute, transport.CodeTimeout, retryFor(mut), mut, "the browser did not answer in time").WithCause(err)
+	}
+	if errors.Is(err, context.Canceled) {
+		return transport.NewError(op, transport.PhaseExecute, transport.CodeCancelled, retryFor(mut), mut, "cancelled").WithCause(err)
+	}
+	if errors.Is(err, rpcc.ErrConnClosing) {
+		return transport.NewError(op, transport.PhaseExecute, transport.CodeBrowserCrashed, retryFor(mut), mut, "the connection to the browser closed").WithCause(err)
+	}
+	return transport.NewError(op, transport.PhaseExecute, transport.CodeInternal, retryFor(mut), mut, "the browser refused a DevTools call").WithCause(err)
+}
+
+func retryFor(m transport.MutationState) transport.Retry {
+	if m == transport.NotAttempted {
+		return transport.RetrySafe
+	}
+	return transport.RetryUnsafe
+}
