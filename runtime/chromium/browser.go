@@ -1,0 +1,65 @@
+package chromium
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/process"
+)
+
+// Browser is a running Chromium owned by the caller, who must Close it.
+type Browser struct {
+	proc    *process.Process
+	wsURL   string
+	profile string
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// WebSocketURL is the browser-level DevTools endpoint, ws://127.0.0.1:PORT/devtools/browser/ID.
+func (b *Browser) WebSocketURL() string { return b.wsURL }
+
+// ProfileDir is the browser's temporary profile; it is removed by Close.
+func (b *Browser) ProfileDir() string { return b.profile }
+
+// Pid is the browser process's id (the leader of its process group).
+func (b *Browser) Pid() int { return b.proc.Pid() }
+
+// Done is closed when the browser process has been reaped, whether by Close or because it
+// died on its own.
+func (b *Browser) Done() <-chan struct{} { return b.proc.Done() }
+
+// Close stops the browser's process group (SIGTERM, then SIGKILL after
+// budgets.ProcessStopGrace.Default) and removes the profile once the browser is reaped. It
+// is idempotent and safe for concurrent use; every call returns the first call's result.
+func (b *Browser) Close() error {
+	b.closeOnce.Do(func() {
+		b.closeErr = b.teardown(func() error { return b.proc.Stop(budgets.ProcessStopGrace.Default) })
+	})
+	return b.closeErr
+}
+
+// teardown stops the process with stop and then removes the profile. If the browser could
+// not be reaped it may still be writing there, so the profile is left (findable by its name)
+// rather than half removed under a live process.
+func (b *Browser) teardown(stop func() error) error {
+	if err := stop(); err != nil {
+		return fmt.Errorf("chromium: stop pid %d (profile %s left in place): %w", b.Pid(), b.profile, err)
+	}
+	return removeProfile(b.profile)
+}
+
+func removeProfile(dir string) error {
+	if os.RemoveAll(dir) == nil {
+		return nil
+	}
+	// One retry: a just-killed helper process may have finished a write into the profile
+	// while the first pass walked it.
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("chromium: remove profile: %w", err)
+	}
+	return nil
+}

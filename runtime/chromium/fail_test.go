@@ -1,0 +1,150 @@
+//go:build linux
+
+package chromium
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+)
+
+// Not parallel: it counts the profiles in the private temp directory around each launch.
+func TestLaunchRefusedBeforeProfile(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		opts   Options
+		reason string
+	}{
+		{"missing", Options{Executable: "/nonexistent/chromium"}, "chromium executable not found at /nonexistent/chromium"},
+		{"directory", Options{Executable: tmpDir}, "chromium executable at " + tmpDir + " is a directory"},
+		{"not executable", Options{Executable: fakeNotExecutable}, "chromium executable at " + fakeNotExecutable + " is not executable"},
+		{"over ceiling", Options{StartupTimeout: budgets.BrowserStartup.Ceiling + time.Second}, "startup timeout 11s is outside 0..10s"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := profiles(t)
+			began := time.Now()
+			_, err := Launch(context.Background(), c.opts)
+			var le *LaunchError
+			if !errors.As(err, &le) {
+				t.Fatalf("Launch error = %v, want a *LaunchError", err)
+			}
+			if le.Reason != c.reason {
+				t.Errorf("Reason = %q, want %q", le.Reason, c.reason)
+			}
+			if took := time.Since(began); took > 100*time.Millisecond {
+				t.Errorf("refusal took %s; it should not start anything", took)
+			}
+			if after := profiles(t); after != before {
+				t.Errorf("profiles: %d before, %d after", before, after)
+			}
+		})
+	}
+}
+
+func TestOverCeilingIsBudgetError(t *testing.T) {
+	t.Parallel()
+	_, err := Launch(context.Background(), Options{StartupTimeout: time.Minute})
+	var ee *budgets.ExceededError
+	if !errors.As(err, &ee) {
+		t.Errorf("error %v does not wrap *budgets.ExceededError", err)
+	}
+}
+
+func profiles(t *testing.T) int {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(tmpDir, profilePattern))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(m)
+}
+
+// fakeLaunch launches a fake browser that reports its pid and profile to a file, and
+// returns what it reported.
+func fakeLaunch(t *testing.T, ctx context.Context, opts Options) (err error, pid int, profile string) {
+	t.Helper()
+	info := filepath.Join(t.TempDir(), "info")
+	opts.ExtraArgs = append(opts.ExtraArgs, fakeInfoArg+info)
+	b, err := Launch(ctx, opts)
+	if err == nil {
+		trackGroup(b.Pid())
+		_ = b.Close()
+		t.Fatalf("Launch of %s succeeded", opts.Executable)
+	}
+	data, rerr := os.ReadFile(info)
+	if rerr != nil {
+		return err, 0, "" // the fake never ran far enough to say
+	}
+	f := strings.Fields(string(data))
+	if len(f) != 2 {
+		t.Fatalf("fake wrote %q", data)
+	}
+	pid, _ = strconv.Atoi(f[0])
+	trackGroup(pid)
+	return err, pid, f[1]
+}
+
+func requireFakeGone(t *testing.T, pid int, profile string) {
+	t.Helper()
+	if pid <= 1 || profile == "" {
+		t.Fatalf("fake did not report itself (pid %d, profile %q)", pid, profile)
+	}
+	requireGroupGone(t, pid, budgets.ProcessStopGrace.Default)
+	if _, err := os.Stat(profile); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("profile %s left behind (stat: %v)", profile, err)
+	}
+}
+
+func TestNeverReadyTimesOut(t *testing.T) {
+	t.Parallel()
+	const timeout = time.Second
+	began := time.Now()
+	err, pid, profile := fakeLaunch(t, context.Background(), Options{Executable: fakeNeverReady, StartupTimeout: timeout})
+	took := time.Since(began)
+	var le *LaunchError
+	if !errors.As(err, &le) || le.Reason != "DevTools URL not seen within 1s" {
+		t.Fatalf("error = %v, want LaunchError \"DevTools URL not seen within 1s\"", err)
+	}
+	if took < timeout || took > timeout+budgets.ProcessStopGrace.Default {
+		t.Errorf("Launch returned after %s, want %s plus at most the stop grace", took, timeout)
+	}
+	t.Logf("timed out after %s", took)
+	requireFakeGone(t, pid, profile)
+}
+
+func TestExitsEarly(t *testing.T) {
+	t.Parallel()
+	_, err := Launch(context.Background(), Options{Executable: fakeExitsEarly})
+	var le *LaunchError
+	if !errors.As(err, &le) {
+		t.Fatalf("error = %v, want a LaunchError", err)
+	}
+	if want := "chromium exited before DevTools was ready (exit 3)"; le.Reason != want {
+		t.Errorf("Reason = %q, want %q", le.Reason, want)
+	}
+	if strings.Contains(err.Error(), "secret stderr detail") {
+		t.Errorf("error carries Chromium's stderr: %v", err)
+	}
+}
+
+func TestLaunchCancelled(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	began := time.Now()
+	err, pid, profile := fakeLaunch(t, ctx, Options{Executable: fakeNeverReady})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error = %v, want one wrapping context.DeadlineExceeded", err)
+	}
+	if took := time.Since(began); took > 300*time.Millisecond+budgets.ProcessStopGrace.Default {
+		t.Errorf("cancelled Launch returned after %s", took)
+	}
+	requireFakeGone(t, pid, profile)
+}

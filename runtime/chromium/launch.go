@@ -1,0 +1,98 @@
+package chromium
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/process"
+)
+
+// profilePattern names every profile so a leaked one is findable under the temp directory.
+const profilePattern = "fastbrowser-profile-*"
+
+// Launch starts Chromium with a fresh profile and returns once its DevTools URL is known.
+// ctx bounds the launch only; the browser then lives until Close. On any failure nothing is
+// left behind: the process group is killed and the profile removed.
+func Launch(ctx context.Context, opts Options) (*Browser, error) {
+	timeout, err := budgets.BrowserStartup.Resolve(opts.StartupTimeout)
+	if err != nil {
+		return nil, &LaunchError{
+			Reason: fmt.Sprintf("startup timeout %s is outside 0..%s", opts.StartupTimeout, budgets.BrowserStartup.Ceiling),
+			Err:    err,
+		}
+	}
+	exe := opts.executable()
+	if err := checkExecutable(exe); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, &LaunchError{Reason: "launch cancelled", Err: err}
+	}
+	profile, err := os.MkdirTemp("", profilePattern)
+	if err != nil {
+		return nil, &LaunchError{Reason: "cannot create a profile directory", Err: err}
+	}
+
+	found := make(chan string, 1)
+	proc, err := process.Start(process.Spec{
+		Path:       exe,
+		Args:       args(opts, profile),
+		OutputSink: opts.Log,
+		StderrTap:  devToolsTap(found),
+	})
+	if err != nil {
+		_ = removeProfile(profile)
+		return nil, &LaunchError{Reason: fmt.Sprintf("chromium at %s could not be started", exe), Err: err}
+	}
+	b := &Browser{proc: proc, profile: profile}
+
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case url := <-found:
+		b.wsURL = url
+		return b, nil
+	case <-proc.Done():
+		return nil, b.abort(&LaunchError{Reason: "chromium exited before DevTools was ready (" + exitStatus(proc) + ")"})
+	case <-timer.C:
+		return nil, b.abort(&LaunchError{Reason: fmt.Sprintf("DevTools URL not seen within %s", timeout)})
+	case <-ctx.Done():
+		return nil, b.abort(&LaunchError{Reason: "launch cancelled", Err: ctx.Err()})
+	}
+}
+
+// abort kills a browser that failed to come up; nothing is worth a polite TERM here.
+func (b *Browser) abort(lerr *LaunchError) error {
+	if err := b.teardown(b.proc.Kill); err != nil {
+		lerr.Err = errors.Join(lerr.Err, err)
+	}
+	return lerr
+}
+
+// checkExecutable fails fast, before a profile exists, on the common setup mistakes.
+func checkExecutable(exe string) error {
+	fi, err := os.Stat(exe)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &LaunchError{Reason: "chromium executable not found at " + exe, Err: err}
+	case err != nil:
+		return &LaunchError{Reason: "chromium executable at " + exe + " is not accessible", Err: err}
+	case fi.IsDir():
+		return &LaunchError{Reason: "chromium executable at " + exe + " is a directory"}
+	case fi.Mode().Perm()&0o111 == 0:
+		return &LaunchError{Reason: "chromium executable at " + exe + " is not executable"}
+	}
+	return nil
+}
+
+func exitStatus(p *process.Process) string {
+	if sig := p.Signal(); sig != "" {
+		return "signal " + sig
+	}
+	return fmt.Sprintf("exit %d", p.ExitCode())
+}

@@ -1,0 +1,12 @@
+// Package process owns the child processes fastbrowser starts: every Chromium, worker,
+// fixture server and hook is started, drained, stopped and reaped here.
+//
+// Each child runs in its own process group, has Pdeathsig (SIGKILL) set on Linux from an OS
+// thread that stays locked for the child's whole life, is reaped by exactly one goroutine,
+// and has its stdout and stderr drained so a chatty child never blocks. Stop sends SIGTERM
+// to the group, waits a bounded grace, then SIGKILLs the group, grandchildren included.
+//
+// The package must not look executables up on PATH, must not wait without a bound (every
+// wait comes from package budgets), must never signal a process group id <= 1, and must not
+// reap any process it did not start (no wait on -1): other code may own other children.
+package process

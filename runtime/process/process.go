@@ -1,0 +1,110 @@
+package process
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+)
+
+// Process is one started child. Its exported pipes are nil unless the Spec asked for them.
+type Process struct {
+	// Stdin is the write end of the child's stdin when Spec.Stdin was set. Closing it sends
+	// EOF; it is closed by the package once the child has been reaped.
+	Stdin io.WriteCloser
+	// Stdout is the read end of the child's stdout when Spec.Stdout was set. Read it to EOF
+	// promptly: once the child has been reaped it stays readable for the stop grace (so a
+	// grandchild holding it cannot hang the reader) and is then closed.
+	Stdout io.ReadCloser
+
+	pid  int
+	pgid int // the child's process group (its own pid) or 0 where groups are not used
+
+	done  chan struct{} // closed by the reaper after the child is reaped
+	state *os.ProcessState
+
+	stopOnce sync.Once
+	stopErr  error
+}
+
+// Start starts the child described by spec. It returns once the child has exec'd (or failed
+// to), with its output already being drained.
+func Start(spec Spec) (*Process, error) {
+	if spec.Path == "" {
+		return nil, errors.New("process: empty Path")
+	}
+	path, err := filepath.Abs(spec.Path)
+	if err != nil {
+		return nil, fmt.Errorf("process: resolve %s: %w", spec.Path, err)
+	}
+	// Built by hand rather than with exec.Command, which would search PATH for a bare name.
+	cmd := &exec.Cmd{
+		Path:        path,
+		Args:        append([]string{spec.Path}, spec.Args...),
+		Dir:         spec.Dir,
+		Env:         spec.Env,
+		SysProcAttr: sysProcAttr(),
+	}
+	pipes, err := openPipes(cmd, spec)
+	if err != nil {
+		return nil, fmt.Errorf("process: start %s: %w", spec.Path, err)
+	}
+
+	p := &Process{done: make(chan struct{})}
+	started := make(chan error, 1)
+	go p.own(cmd, pipes, started)
+	if err := <-started; err != nil {
+		pipes.closeAll()
+		return nil, fmt.Errorf("process: start %s: %w", spec.Path, err)
+	}
+	pipes.closeChildEnds()
+	p.Stdin, p.Stdout = pipes.callerStdin(), pipes.callerStdout()
+	pipes.startDrains(spec)
+	return p, nil
+}
+
+// Pid is the child's process id.
+func (p *Process) Pid() int { return p.pid }
+
+// Done is closed when the child has been reaped.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// ExitCode is the child's exit status once Done is closed; -1 if it was killed by a signal
+// or has not been reaped yet.
+func (p *Process) ExitCode() int {
+	if st := p.reapedState(); st != nil {
+		return st.ExitCode()
+	}
+	return -1
+}
+
+// Signal names the signal that ended the child ("killed", "terminated"), or "" if it exited
+// by itself or has not been reaped yet.
+func (p *Process) Signal() string {
+	if st := p.reapedState(); st != nil {
+		return signalName(st)
+	}
+	return ""
+}
+
+// reapedState returns the wait status only after Done, so callers never race the reaper.
+func (p *Process) reapedState() *os.ProcessState {
+	select {
+	case <-p.done:
+		return p.state
+	default:
+		return nil
+	}
+}
+
+func (p *Process) reaped() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}

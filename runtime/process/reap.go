@@ -1,0 +1,30 @@
+package process
+
+import (
+	"os/exec"
+	"runtime"
+)
+
+// own starts the child and is its only waiter. It holds its OS thread for the child's whole
+// life because Linux sends Pdeathsig when the thread that forked the child exits, not the
+// process (golang/go #27505); a goroutine that ran on a borrowed thread could let the Go
+// runtime retire that thread and kill a healthy child.
+func (p *Process) own(cmd *exec.Cmd, pipes *pipeSet, started chan<- error) {
+	runtime.LockOSThread()
+	if err := cmd.Start(); err != nil {
+		runtime.UnlockOSThread()
+		started <- err
+		return
+	}
+	p.pid = cmd.Process.Pid
+	p.pgid = groupOf(p.pid)
+	started <- nil
+
+	// Wait returns on the child's exit alone: its stdio are *os.File pipes we drain
+	// ourselves, so os/exec starts no copy goroutines that a grandchild could hold open.
+	_ = cmd.Wait()
+	p.state = cmd.ProcessState
+	close(p.done)
+	runtime.UnlockOSThread()
+	pipes.afterReap()
+}

@@ -1,0 +1,29 @@
+package process
+
+import "io"
+
+// Spec describes one child to start.
+type Spec struct {
+	// Path is the executable, absolute or relative to the caller's working directory (not to
+	// Dir). It is never looked up on PATH: callers that want that call exec.LookPath first,
+	// so what runs is always what the caller named.
+	Path string
+	Args []string // argv[1:]
+	Dir  string   // working directory; "" means the current one
+	Env  []string // full environment as "KEY=V"; nil inherits os.Environ()
+
+	// Stdin, when true, makes Process.Stdin a pipe to the child's stdin; otherwise the child
+	// reads /dev/null.
+	Stdin bool
+	// Stdout, when true, makes Process.Stdout a pipe from the child's stdout that the caller
+	// must drain; otherwise the package drains stdout into OutputSink.
+	Stdout bool
+	// OutputSink receives drained stdout (when !Stdout) and stderr, line by line, from one
+	// goroutine. nil discards. A slow sink loses output (with a note saying how many bytes)
+	// rather than blocking the child.
+	OutputSink io.Writer
+	// StderrTap, if set, is called with each stderr line (without its newline; lines over
+	// maxLineBytes are cut) from the drain goroutine. It must return quickly: stderr is not
+	// read while it runs.
+	StderrTap func(line string)
+}

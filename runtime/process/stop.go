@@ -1,0 +1,67 @@
+package process
+
+import (
+	"fmt"
+	"syscall"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+)
+
+// killReapWait bounds the wait for the reap after SIGKILL; only a process stuck in the
+// kernel (uninterruptible sleep) outlasts it.
+var killReapWait = budgets.ProcessStopGrace.Default
+
+// Stop sends SIGTERM to the child's process group, waits up to grace for the reap, then
+// SIGKILLs the group, grandchildren included even when the child itself is already gone,
+// and waits (bounded) for the reap. grace <= 0 means budgets.ProcessStopGrace.Default; a
+// grace above that budget's ceiling is cut to it, since teardown cannot be refused.
+//
+// Stop is idempotent and safe for concurrent use: every call returns the first call's
+// result, which is an error only if the child could not be reaped in time.
+func (p *Process) Stop(grace time.Duration) error {
+	p.stopOnce.Do(func() { p.stopErr = p.stop(stopGrace(grace)) })
+	return p.stopErr
+}
+
+func (p *Process) stop(grace time.Duration) error {
+	if !p.reaped() {
+		_ = p.signalGroup(syscall.SIGTERM)
+		t := time.NewTimer(grace)
+		select {
+		case <-p.done:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	return p.Kill()
+}
+
+// Kill SIGKILLs the child's process group now and waits (bounded) for the child's reap. It
+// may be called at any time, also during or after Stop.
+func (p *Process) Kill() error {
+	sigErr := p.signalGroup(syscall.SIGKILL)
+	t := time.NewTimer(killReapWait)
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return nil
+	case <-t.C:
+		if sigErr != nil {
+			return fmt.Errorf("process: kill pid %d: %w", p.pid, sigErr)
+		}
+		return fmt.Errorf("process: pid %d not reaped within %s of SIGKILL", p.pid, killReapWait)
+	}
+}
+
+func stopGrace(grace time.Duration) time.Duration {
+	b := budgets.ProcessStopGrace
+	switch {
+	case grace <= 0:
+		return b.Default
+	case grace > b.Ceiling:
+		return b.Ceiling
+	default:
+		return grace
+	}
+}

@@ -1,0 +1,127 @@
+//go:build linux
+
+package process
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+// ignoreTerm is a group whose leader and grandchild both ignore SIGTERM (ignored signals are
+// inherited across exec); it prints the grandchild's pid.
+const ignoreTerm = `trap '' TERM; /bin/sleep 1000 & echo $!; wait`
+
+func TestStopKillsGroupIgnoringTerm(t *testing.T) {
+	t.Parallel()
+	spec := sh(ignoreTerm)
+	spec.Stdout = true
+	p := start(t, spec)
+	grandchild := readPid(t, p.Stdout)
+
+	const grace = 300 * time.Millisecond
+	began := time.Now()
+	if err := p.Stop(grace); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if took := time.Since(began); took < grace {
+		t.Errorf("Stop returned after %s, before the %s grace", took, grace)
+	}
+	if got := p.Signal(); got != "killed" {
+		t.Errorf("Signal() = %q, want killed", got)
+	}
+	if got := p.ExitCode(); got != -1 {
+		t.Errorf("ExitCode() = %d, want -1", got)
+	}
+	requireGroupGone(t, p.Pid(), 2*time.Second)
+	if alive(grandchild) {
+		t.Errorf("grandchild %d still alive", grandchild)
+	}
+}
+
+func TestStopTerminatesPolitely(t *testing.T) {
+	t.Parallel()
+	p := start(t, Spec{Path: "/bin/sleep", Args: []string{"1000"}})
+	began := time.Now()
+	if err := p.Stop(5 * time.Second); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if took := time.Since(began); took > 2*time.Second {
+		t.Errorf("Stop of a TERM-obeying child took %s", took)
+	}
+	if got := p.Signal(); got != "terminated" {
+		t.Errorf("Signal() = %q, want terminated", got)
+	}
+}
+
+func TestStopAfterExitKillsGrandchildren(t *testing.T) {
+	t.Parallel()
+	spec := sh(`/bin/sleep 1000 & echo $!`)
+	spec.Stdout = true
+	p := start(t, spec)
+	grandchild := readPid(t, p.Stdout)
+	waitDone(t, p, 5*time.Second)
+	if p.ExitCode() != 0 {
+		t.Fatalf("ExitCode() = %d, want 0", p.ExitCode())
+	}
+	if !alive(grandchild) {
+		t.Fatalf("grandchild %d died with its parent; the test proves nothing", grandchild)
+	}
+	if err := p.Stop(time.Second); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	requireGroupGone(t, p.Pid(), 2*time.Second)
+}
+
+func TestStopIdempotentAndConcurrent(t *testing.T) {
+	t.Parallel()
+	p := start(t, sh(ignoreTerm))
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for range 16 {
+		wg.Go(func() { errs <- p.Stop(200 * time.Millisecond) })
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("concurrent Stop: %v", err)
+		}
+	}
+	began := time.Now()
+	if err := p.Stop(time.Second); err != nil {
+		t.Errorf("second Stop: %v", err)
+	}
+	if err := p.Kill(); err != nil {
+		t.Errorf("Kill after Stop: %v", err)
+	}
+	if took := time.Since(began); took > 500*time.Millisecond {
+		t.Errorf("Stop and Kill of a reaped child took %s", took)
+	}
+	requireGroupGone(t, p.Pid(), 2*time.Second)
+}
+
+func TestKillNow(t *testing.T) {
+	t.Parallel()
+	p := start(t, sh(ignoreTerm))
+	if err := p.Kill(); err != nil {
+		t.Fatalf("Kill: %v", err)
+	}
+	if got := p.Signal(); got != "killed" {
+		t.Errorf("Signal() = %q, want killed", got)
+	}
+	requireGroupGone(t, p.Pid(), 2*time.Second)
+}
+
+func TestStopGrace(t *testing.T) {
+	for _, c := range []struct{ in, want time.Duration }{
+		{0, 2 * time.Second},
+		{-time.Second, 2 * time.Second},
+		{time.Second, time.Second},
+		{time.Hour, 10 * time.Second},
+	} {
+		if got := stopGrace(c.in); got != c.want {
+			t.Errorf("stopGrace(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
