@@ -53,7 +53,10 @@ func startPeer(t *testing.T, h Handler) *peer {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	p := &peer{in: inW, out: bufio.NewReader(outR), done: make(chan error, 1)}
-	go func() { p.done <- Serve(context.Background(), inR, outW, h, ServerOptions{Ready: ReadyInfo{Browser: "Fake/1"}}); outW.Close() }()
+	go func() {
+		p.done <- Serve(context.Background(), inR, outW, h, ServerOptions{Ready: ReadyInfo{Browser: "Fake/1"}})
+		outW.Close()
+	}()
 	t.Cleanup(func() { inW.Close(); <-p.done })
 	if got := p.line(t); got != `{"v":1,"ready":{"protocol":1,"browser":"Fake/1"}}` {
 		t.Fatalf("ready frame = %s", got)

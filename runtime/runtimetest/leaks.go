@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Snapshot is the set of fastbrowser processes and profiles that existed at one moment.
@@ -82,4 +83,17 @@ func fastbrowserProcs() map[int]string {
 		}
 	}
 	return out
+}
+
+// AwaitNoLeaks waits a bounded moment for processes being reaped to go, then reports
+// anything that appeared since before.
+func AwaitNoLeaks(before Snapshot) error {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		err := before.Leaks()
+		if err == nil || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
