@@ -42,3 +42,7 @@ func (w *Worker) read(ctx context.Context, r *transport.Read) (transport.Result,
 	}
 	return &transport.ReadResult{Tab: string(t.id), URL: pt.URL, Title: pt.Title, Text: pt.Text, Truncated: pt.Truncated, DocumentID: t.documentID()}, nil
 }
+
+// ReadScript is the fixed expression read evaluates, exported so a benchmark can time the
+// same CDP work without the worker in between.
+func ReadScript() string { return readScript }

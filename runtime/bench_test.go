@@ -1,0 +1,103 @@
+package runtime_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/page"
+	cdpruntime "github.com/mafredri/cdp/protocol/runtime"
+	"github.com/mafredri/cdp/protocol/target"
+	"github.com/mafredri/cdp/rpcc"
+
+	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
+	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/worker"
+)
+
+// BenchmarkReadRoundTrip is acceptance 8: one `read` through runtime → transport → worker
+// → CDP, against the same fixed script evaluated by a direct mafredri/cdp call on a page
+// websocket, on the same page of the same browser, in one run. Compare the sub-benchmarks'
+// medians (e.g. -count 10 and benchstat, or ci/bench).
+func BenchmarkReadRoundTrip(b *testing.B) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	url := site.URL + "/read"
+
+	b.Run("runtime", func(b *testing.B) {
+		rt := runtimetest.Open(b)
+		if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: url}); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for range b.N {
+			res, err := transport.Dispatch(bg, rt, transport.Read{})
+			if err != nil || !strings.Contains(res.Text, "Visible paragraph text.") {
+				b.Fatalf("read: %v", err)
+			}
+		}
+	})
+
+	b.Run("direct-cdp", func(b *testing.B) {
+		c, closeTab := directTab(b, url)
+		defer closeTab()
+		args := cdpruntime.NewEvaluateArgs(worker.ReadScript()).SetReturnByValue(true)
+		b.ResetTimer()
+		for range b.N {
+			reply, err := c.Runtime.Evaluate(bg, args)
+			if err != nil || !strings.Contains(string(reply.Result.Value), "Visible paragraph text.") {
+				b.Fatalf("evaluate: %v", err)
+			}
+		}
+	})
+}
+
+// directTab opens a tab in its own browser context of the shared browser, loads url and
+// returns a client on the tab's own websocket.
+func directTab(b *testing.B, url string) (*cdp.Client, func()) {
+	br, err := runtimetest.Browser()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	bconn, err := rpcc.DialContext(ctx, br.WebSocketURL())
+	if err != nil {
+		b.Fatal(err)
+	}
+	bc := cdp.NewClient(bconn)
+	bctx, err := bc.Target.CreateBrowserContext(ctx, target.NewCreateBrowserContextArgs())
+	if err != nil {
+		b.Fatal(err)
+	}
+	tgt, err := bc.Target.CreateTarget(ctx, target.NewCreateTargetArgs("about:blank").SetBrowserContextID(bctx.BrowserContextID))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ws := strings.Replace(br.WebSocketURL(), "/devtools/browser/", "/devtools/page/", 1)
+	ws = ws[:strings.LastIndex(ws, "/")+1] + string(tgt.TargetID)
+	conn, err := rpcc.DialContext(ctx, ws)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := cdp.NewClient(conn)
+	loaded, err := c.Page.LoadEventFired(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := c.Page.Enable(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := c.Page.Navigate(ctx, page.NewNavigateArgs(url)); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := loaded.Recv(); err != nil {
+		b.Fatal(err)
+	}
+	loaded.Close()
+	return c, func() {
+		conn.Close()
+		_ = bc.Target.DisposeBrowserContext(ctx, target.NewDisposeBrowserContextArgs(bctx.BrowserContextID))
+		bconn.Close()
+	}
+}

@@ -1,0 +1,28 @@
+package worker_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
+)
+
+func TestMain(m *testing.M) {
+	before := runtimetest.Take()
+	if err := runtimetest.RequireChromium(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if _, err := runtimetest.Binary(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	runtimetest.Cleanup()
+	if err := runtimetest.AwaitNoLeaks(before); err != nil {
+		fmt.Fprintln(os.Stderr, "worker tests:", err)
+		code = 1
+	}
+	os.Exit(code)
+}
