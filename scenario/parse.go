@@ -24,17 +24,14 @@ type ValidationError struct {
 }
 
 func (e *ValidationError) Error() string {
-	loc := e.File
-	if e.Path != "" {
-		if loc != "" {
-			loc += ": "
-		}
-		loc += e.Path
+	path := e.Path
+	if path == "" {
+		path = "(root)"
 	}
-	if loc == "" {
-		return e.Message
+	if e.File == "" {
+		return path + ": " + e.Message
 	}
-	return loc + ": " + e.Message
+	return e.File + ": " + path + ": " + e.Message
 }
 
 func fail(path, msg string) error { return &ValidationError{Path: path, Message: msg} }

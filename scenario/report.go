@@ -69,7 +69,7 @@ type OperationReport struct {
 	Status     string                    `json:"status"`
 	DurationMs int64                     `json:"durationMs"`
 	Posture    transport.Posture         `json:"posture,omitempty"`
-	Result     transport.Result          `json:"result,omitempty"`
+	Result     json.RawMessage           `json:"result,omitempty"`
 	Error      *transport.OperationError `json:"error,omitempty"`
 }
 

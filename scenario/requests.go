@@ -47,13 +47,25 @@ func (r *listTabsReq) tabRef() *TabRef  { return nil }
 func (r *selectTabReq) tabRef() *TabRef { return r.Tab }
 func (r *closeTabReq) tabRef() *TabRef  { return r.Tab }
 
-func (r *navigateReq) bind(tab string) transport.Operation  { op := r.Navigate; op.Tab = tab; return &op }
-func (r *reloadReq) bind(tab string) transport.Operation    { op := r.Reload; op.Tab = tab; return &op }
-func (r *readReq) bind(tab string) transport.Operation      { op := r.Read; op.Tab = tab; return &op }
-func (r *assertReq) bind(tab string) transport.Operation    { op := r.Assert; op.Tab = tab; return &op }
-func (r *listTabsReq) bind(string) transport.Operation      { op := r.ListTabs; return &op }
-func (r *selectTabReq) bind(tab string) transport.Operation { op := r.SelectTab; op.Tab = tab; return &op }
-func (r *closeTabReq) bind(tab string) transport.Operation  { op := r.CloseTab; op.Tab = tab; return &op }
+func (r *navigateReq) bind(tab string) transport.Operation {
+	op := r.Navigate
+	op.Tab = tab
+	return &op
+}
+func (r *reloadReq) bind(tab string) transport.Operation { op := r.Reload; op.Tab = tab; return &op }
+func (r *readReq) bind(tab string) transport.Operation   { op := r.Read; op.Tab = tab; return &op }
+func (r *assertReq) bind(tab string) transport.Operation { op := r.Assert; op.Tab = tab; return &op }
+func (r *listTabsReq) bind(string) transport.Operation   { op := r.ListTabs; return &op }
+func (r *selectTabReq) bind(tab string) transport.Operation {
+	op := r.SelectTab
+	op.Tab = tab
+	return &op
+}
+func (r *closeTabReq) bind(tab string) transport.Operation {
+	op := r.CloseTab
+	op.Tab = tab
+	return &op
+}
 
 // newFileRequest returns an empty file request for op, or false for an op scenario files
 // cannot use (yet).

@@ -1,7 +1,9 @@
 package scenario
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"time"
@@ -183,7 +185,8 @@ func (s *runState) operations(ctx context.Context, rt *runtime.Runtime) error {
 			s.rep.Status = StatusFailed
 			return nil
 		}
-		or.Status, or.Result, results[i] = StatusPassed, res, res
+		or.Status, results[i] = StatusPassed, res
+		or.Result = encodeResult(res)
 	}
 	return nil
 }
@@ -233,4 +236,15 @@ func resolveTab(ref *TabRef, ops []Operation, results []transport.Result, initia
 		return r.Tabs[idx].Tab, nil
 	}
 	return "", notFound("the referenced operation produced no tab")
+}
+
+// encodeResult keeps the operation's result in the report as JSON, without HTML escaping.
+func encodeResult(res transport.Result) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(res); err != nil {
+		return nil
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n")
 }

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
+	"github.com/fastbrowser/fastbrowser/scenario"
+)
+
+func readReport(t *testing.T, path string) scenario.Report {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r scenario.Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatalf("report.json: %v", err)
+	}
+	return r
+}
+
+// TestQuickstart is acceptance 1's first half in process: the quick-start scenarios pass
+// against the embedded fixture started as a managed server, and the report path is printed.
+func TestQuickstart(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "results")
+	res := runCLI(t, nil, "run", "--out", out, "../../scenarios/quickstart")
+	if res.code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
+	}
+	reportPath := filepath.Join(out, "report.json")
+	if !strings.Contains(res.stdout, "report: "+reportPath) || !strings.Contains(res.stdout, "3 passed, 0 failed") {
+		t.Fatalf("summary missing:\n%s", res.stdout)
+	}
+	r := readReport(t, reportPath)
+	if r.Version != 1 || r.Status != "passed" || len(r.Scenarios) != 3 || !strings.HasPrefix(r.Browser.Version, "Chrome/") || r.Browser.Attached {
+		t.Fatalf("report %+v", r)
+	}
+	for _, s := range r.Scenarios {
+		if len(s.SHA256) != 64 || s.File == "" || len(s.Operations) == 0 {
+			t.Errorf("scenario %s: %+v", s.ID, s)
+		}
+	}
+	if fi, _ := os.Stat(out); fi.Mode().Perm() != 0o700 {
+		t.Errorf("--out dir mode %v, want 0700", fi.Mode().Perm())
+	}
+	if fi, _ := os.Stat(reportPath); fi.Mode().Perm() != 0o600 {
+		t.Errorf("report mode %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+// writeScenario writes a scenario against an external fixture (an httptest server).
+func writeScenario(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestAssertionFailure is acceptance 2: exit 1, the failing operation with its whole error,
+// later operations skipped.
+func TestAssertionFailure(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	dir := t.TempDir()
+	f := writeScenario(t, dir, "fail.json", fmt.Sprintf(`{
+  "version": 1, "id": "assert-fails",
+  "fixture": {"baseUrl": %q, "server": {"mode": "external", "readiness": {"url": %q}}},
+  "operations": [
+    {"id": "open", "op": "navigate", "request": {"url": "/form"}},
+    {"id": "wrong-title", "op": "assert", "request": {"kind": "title", "value": "Dashboard", "wait": "none"}},
+    {"id": "later", "op": "read"},
+    {"id": "later2", "op": "reload"}
+  ]}`, site.URL, site.URL+"/health"))
+	out := filepath.Join(dir, "out")
+	res := runCLI(t, nil, "run", "--out", out, f)
+	if res.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if !strings.Contains(res.stdout, "FAIL  assert-fails") || !strings.Contains(res.stdout, "assertion_failed") {
+		t.Errorf("progress output:\n%s", res.stdout)
+	}
+	r := readReport(t, filepath.Join(out, "report.json"))
+	if r.Status != "failed" || len(r.Scenarios) != 1 {
+		t.Fatalf("report %+v", r)
+	}
+	ops := r.Scenarios[0].Operations
+	if ops[0].Status != "passed" || ops[1].Status != "failed" || ops[2].Status != "skipped" || ops[3].Status != "skipped" {
+		t.Fatalf("statuses %+v", ops)
+	}
+	e := ops[1].Error
+	if e == nil || e.Code != "assertion_failed" || e.Phase != "verify" || e.Retry != "safe" || e.MutationState != "not_attempted" ||
+		!strings.Contains(e.Message, `"Dashboard"`) || ops[1].Posture != "failed" {
+		t.Fatalf("error %+v", e)
+	}
+}
+
+// TestJSONSummary checks --json prints only the summary object.
+func TestJSONSummary(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	dir := t.TempDir()
+	f := writeScenario(t, dir, "ok.json", fmt.Sprintf(`{"version":1,"id":"ok","fixture":{"baseUrl":%q},
+  "operations":[{"op":"navigate","request":{"url":"/"}},{"op":"assert","request":{"kind":"titleContains","value":"Fixture"}}]}`, site.URL))
+	res := runCLI(t, nil, "run", "--json", "--out", filepath.Join(dir, "out"), f)
+	var sum struct {
+		Version int            `json:"version"`
+		Status  string         `json:"status"`
+		Counts  map[string]int `json:"counts"`
+		Report  string         `json:"report"`
+	}
+	if res.code != 0 || json.Unmarshal([]byte(res.stdout), &sum) != nil || sum.Status != "passed" || sum.Counts["passed"] != 1 || sum.Version != 1 {
+		t.Fatalf("exit %d stdout %q stderr %q", res.code, res.stdout, res.stderr)
+	}
+}
+
+// TestInvalidInputRunsNothing is acceptance 3: exit 2, a message naming the JSON path, and
+// neither the browser nor the managed server was started (both are marker-writing scripts).
+func TestInvalidInputRunsNothing(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "started")
+	fake := filepath.Join(dir, "fake.sh")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho started >> "+marker+"\nsleep 5\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	valid := fmt.Sprintf(`{
+  "version": 1, "id": "x",
+  "fixture": {"baseUrl": "http://127.0.0.1:4399", "server": {"mode": "managed", "start": {"command": %q},
+               "readiness": {"url": "http://127.0.0.1:4399/health"}}},
+  "budgets": {"timeoutMs": 60000},
+  "operations": [{"op": "navigate", "request": {"url": "/"}}]
+}`, fake)
+	cases := []struct{ name, from, to, path string }{
+		{"unknown field", `"id": "x",`, `"id": "x", "retries": 3,`, "retries"},
+		{"wrong type", `"timeoutMs": 60000`, `"timeoutMs": true`, "budgets.timeoutMs"},
+		{"duplicate key", `"id": "x",`, `"id": "x", "id": "y",`, "(root)"},
+		{"missing required", `"operations": [{"op": "navigate", "request": {"url": "/"}}]`, `"ops": []`, "ops"},
+		{"missing operations", `,
+  "operations": [{"op": "navigate", "request": {"url": "/"}}]`, ``, "(root)"},
+		{"version 2", `"version": 1`, `"version": 2`, "version"},
+		{"timeout over ceiling", `"timeoutMs": 60000`, `"timeoutMs": 500000`, "budgets.timeoutMs"},
+		{"nested path", `"url": "/"`, `"url": ["/"]`, "operations[0].request.url"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if !strings.Contains(valid, c.from) {
+				t.Fatalf("bad case: %q", c.from)
+			}
+			f := writeScenario(t, t.TempDir(), "bad.json", strings.Replace(valid, c.from, c.to, 1))
+			for _, cmd := range [][]string{{"validate", f}, {"run", "--browser", fake, "--out", filepath.Join(dir, "out"), f}} {
+				res := runCLI(t, nil, cmd...)
+				if res.code != 2 {
+					t.Fatalf("%s: exit %d, want 2\n%s%s", cmd[0], res.code, res.stdout, res.stderr)
+				}
+				if !strings.Contains(res.stderr, "bad.json: "+c.path) {
+					t.Fatalf("%s: stderr does not name %q:\n%s", cmd[0], c.path, res.stderr)
+				}
+			}
+		})
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a browser or server was started for invalid input")
+	}
+	// The valid file, validated, names nothing and exits 0.
+	f := writeScenario(t, dir, "good.json", valid)
+	if res := runCLI(t, nil, "validate", f); res.code != 0 || !strings.Contains(res.stdout, "ok ") {
+		t.Fatalf("valid file: %+v", res)
+	}
+}
+
+// TestReadinessFailureExitsOne: a fixture that never becomes ready makes the run exit 1.
+func TestReadinessFailureExitsOne(t *testing.T) {
+	dir := t.TempDir()
+	f := writeScenario(t, dir, "down.json", `{"version":1,"id":"down",
+  "fixture":{"baseUrl":"http://127.0.0.1:9","server":{"mode":"external","readiness":{"url":"http://127.0.0.1:9/health","timeoutMs":500}}},
+  "operations":[{"op":"read"}]}`)
+	res := runCLI(t, nil, "run", "--out", filepath.Join(dir, "out"), f)
+	if res.code != 1 || !strings.Contains(res.stdout, "fixture_not_ready") {
+		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{"run"}, {"run", "/nonexistent.json"}, {"run", "--no-such-flag", "x.json"}, {"validate"}} {
+		if res := runCLI(t, nil, args...); res.code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, res.code, res.stderr)
+		}
+	}
+	if res := runCLI(t, nil, "version"); res.code != 0 || !strings.Contains(res.stdout, "protocol v1") {
+		t.Errorf("version: %+v", res)
+	}
+}

@@ -1,0 +1,259 @@
+package scenario
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// freeURL returns an http URL on a loopback port nothing listens on.
+func freeURL(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return "http://" + addr
+}
+
+func load(t *testing.T, doc map[string]any) *Loaded {
+	t.Helper()
+	data, _ := json.Marshal(doc)
+	l, err := Parse(data)
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, data)
+	}
+	l.Path, l.Dir = "test.json", t.TempDir()
+	return l
+}
+
+// countingEnv opens real sessions in the shared browser and counts them.
+func countingEnv(t *testing.T, opened *int) Env {
+	return Env{Open: func(ctx context.Context, origins []string) (*runtime.Runtime, error) {
+		*opened++
+		b, err := runtimetest.Browser()
+		if err != nil {
+			return nil, err
+		}
+		bin, err := runtimetest.Binary()
+		if err != nil {
+			return nil, err
+		}
+		return runtime.Open(ctx, runtime.Options{CDPURL: b.WebSocketURL(), WorkerPath: bin, WorkerArgs: []string{"worker"}, AllowedOrigins: origins})
+	}}
+}
+
+// TestReadinessNeverSucceeds is acceptance 5: the scenario errors with fixture_not_ready, no
+// browser session is opened, and the server's whole process group is gone afterwards.
+func TestReadinessNeverSucceeds(t *testing.T) {
+	dir := t.TempDir()
+	pids := filepath.Join(dir, "pids")
+	base := freeURL(t)
+	l := load(t, map[string]any{
+		"version": 1, "id": "never-ready",
+		"fixture": map[string]any{"baseUrl": base, "server": map[string]any{
+			"mode":      "managed",
+			"start":     map[string]any{"command": "/bin/sh", "args": []string{"-c", "sleep 1000 & echo $$ $! > " + pids + "; wait"}},
+			"readiness": map[string]any{"url": base + "/health", "timeoutMs": 700},
+		}},
+		"operations": []any{map[string]any{"op": "navigate", "request": map[string]any{"url": "/"}}},
+	})
+	opened := 0
+	rep := Run(context.Background(), l, countingEnv(t, &opened))
+	if rep.Status != StatusError || rep.Error == nil || rep.Error.Code != transport.CodeFixtureNotReady {
+		t.Fatalf("report %+v error %+v", rep, rep.Error)
+	}
+	if opened != 0 {
+		t.Fatal("a browser session was opened although the fixture never became ready")
+	}
+	if rep.Operations[0].Status != StatusSkipped {
+		t.Fatalf("operation ran: %+v", rep.Operations[0])
+	}
+	data, err := os.ReadFile(pids)
+	if err != nil {
+		t.Fatalf("the server never started: %v", err)
+	}
+	for _, f := range strings.Fields(string(data)) {
+		pid, _ := strconv.Atoi(f)
+		if runtimetest.PidAlive(pid) {
+			t.Errorf("server process %d (or its child) survived", pid)
+		}
+	}
+	if got := eventNames(rep); got != "server.ready:failed" {
+		t.Errorf("events %s", got)
+	}
+}
+
+func eventNames(rep ScenarioReport) string {
+	var s []string
+	for _, e := range rep.Events {
+		s = append(s, e.Kind+"."+e.Name+":"+e.Status)
+	}
+	return strings.Join(s, " ")
+}
+
+func TestServerExitingEarlyIsNotReady(t *testing.T) {
+	base := freeURL(t)
+	l := load(t, map[string]any{
+		"version": 1, "id": "exits",
+		"fixture": map[string]any{"baseUrl": base, "server": map[string]any{
+			"mode": "managed", "start": map[string]any{"command": "/bin/false"},
+			"readiness": map[string]any{"url": base + "/health", "timeoutMs": 5000},
+		}},
+		"operations": []any{map[string]any{"op": "read"}},
+	})
+	opened := 0
+	started := time.Now()
+	rep := Run(context.Background(), l, countingEnv(t, &opened))
+	if rep.Error == nil || rep.Error.Code != transport.CodeFixtureNotReady || !strings.Contains(rep.Error.Message, "exited") {
+		t.Fatalf("error %+v", rep.Error)
+	}
+	if time.Since(started) > 4*time.Second || opened != 0 {
+		t.Fatalf("waited the whole readiness budget for a dead server, or opened a session")
+	}
+}
+
+func TestPortInUseUnlessReused(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	doc := func(reuse bool) map[string]any {
+		return map[string]any{
+			"version": 1, "id": "in-use",
+			"fixture": map[string]any{"baseUrl": site.URL, "server": map[string]any{
+				"mode": "managed", "start": map[string]any{"command": "/bin/false"},
+				"readiness": map[string]any{"url": site.URL + "/health"}, "reuseExisting": reuse,
+			}},
+			"operations": []any{map[string]any{"op": "assert", "request": map[string]any{"kind": "title", "value": "Fastbrowser Fixture"}},
+				map[string]any{"op": "navigate", "request": map[string]any{"url": "/"}}},
+		}
+	}
+	opened := 0
+	rep := Run(context.Background(), load(t, doc(false)), countingEnv(t, &opened))
+	if rep.Error == nil || rep.Error.Code != transport.CodeFixturePortInUse || opened != 0 {
+		t.Fatalf("port in use: %+v %+v", rep, rep.Error)
+	}
+	rep = Run(context.Background(), load(t, doc(true)), countingEnv(t, &opened))
+	// Reused: the scenario runs; its first assert fails (the tab is blank), so later ops skip.
+	if rep.Status != StatusFailed || rep.Operations[0].Error.Code != transport.CodeAssertionFailed || rep.Operations[1].Status != StatusSkipped {
+		t.Fatalf("reused server: %+v", rep)
+	}
+}
+
+// TestLifecycleOrder checks hooks and server events in DESIGN.md's order, also when an
+// operation fails, and that the cleanup hook runs while the server still answers.
+func TestLifecycleOrder(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log")
+	hook := func(name string) map[string]any {
+		return map[string]any{"command": "/bin/sh", "args": []string{"-c", fmt.Sprintf("echo %s >> %s", name, log)}}
+	}
+	cleanup := map[string]any{"command": "/bin/sh", "args": []string{"-c", fmt.Sprintf(
+		"if curl -sf %s/health >/dev/null 2>&1 || wget -qO- %s/health >/dev/null 2>&1; then echo cleanup-server-up >> %s; else echo cleanup >> %s; fi", site.URL, site.URL, log, log)}}
+	l := load(t, map[string]any{
+		"version": 1, "id": "order",
+		"fixture": map[string]any{"baseUrl": site.URL, "server": map[string]any{
+			"mode": "external", "readiness": map[string]any{"url": site.URL + "/health"}}},
+		"hooks": map[string]any{"setup": hook("setup"), "reset": hook("reset"), "cleanup": cleanup},
+		"operations": []any{
+			map[string]any{"id": "go", "op": "navigate", "request": map[string]any{"url": "/about"}},
+			map[string]any{"id": "wrong", "op": "assert", "request": map[string]any{"kind": "title", "value": "Nope", "wait": "none"}},
+			map[string]any{"id": "never", "op": "read"},
+		},
+	})
+	opened := 0
+	rep := Run(context.Background(), l, countingEnv(t, &opened))
+	if rep.Status != StatusFailed {
+		t.Fatalf("status %s (%+v)", rep.Status, rep.Error)
+	}
+	if got, want := eventNames(rep), "hook.setup:ok server.ready:ok hook.reset:ok runtime.open:ok runtime.close:ok hook.cleanup:ok"; got != want {
+		t.Fatalf("events\n got %s\nwant %s", got, want)
+	}
+	ops := rep.Operations
+	if ops[0].Status != StatusPassed || ops[1].Status != StatusFailed || ops[2].Status != StatusSkipped {
+		t.Fatalf("operation statuses %+v", ops)
+	}
+	e := ops[1].Error
+	if e.Code != transport.CodeAssertionFailed || e.Phase != transport.PhaseVerify || e.Retry == "" || e.MutationState != transport.NotAttempted || ops[1].Posture != transport.PostureFailed {
+		t.Fatalf("failed operation %+v", e)
+	}
+	data, _ := os.ReadFile(log)
+	lines := strings.Fields(string(data))
+	if len(lines) != 3 || lines[0] != "setup" || lines[1] != "reset" || !strings.HasPrefix(lines[2], "cleanup") {
+		t.Fatalf("hook log %q", data)
+	}
+}
+
+func TestFailingHookStopsBeforeOperations(t *testing.T) {
+	l := load(t, map[string]any{
+		"version": 1, "id": "hookfail",
+		"hooks":      map[string]any{"setup": map[string]any{"command": "/bin/sh", "args": []string{"-c", "exit 3"}}},
+		"operations": []any{map[string]any{"op": "read"}},
+	})
+	opened := 0
+	rep := Run(context.Background(), l, countingEnv(t, &opened))
+	if rep.Error == nil || rep.Error.Code != transport.CodeHookFailed || opened != 0 || !strings.Contains(rep.Error.Message, "exit code 3") {
+		t.Fatalf("%+v %+v", rep, rep.Error)
+	}
+}
+
+func TestTabReferencesResolve(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	l := load(t, map[string]any{
+		"version": 1, "id": "tabs",
+		"fixture": map[string]any{"baseUrl": site.URL},
+		"operations": []any{
+			map[string]any{"op": "read", "request": map[string]any{"tab": map[string]any{"source": "initial", "target": "selected"}}},
+			map[string]any{"id": "nav", "op": "navigate", "request": map[string]any{"url": "/tabs"}},
+			map[string]any{"id": "list", "op": "listTabs", "request": map[string]any{"select": map[string]any{"kind": "origin", "origin": site.URL}}},
+			map[string]any{"id": "sel", "op": "selectTab", "request": map[string]any{"tab": map[string]any{"source": "operation", "operation": map[string]any{"id": "list"}, "result": "listedTab", "index": 0}}},
+			map[string]any{"op": "assert", "request": map[string]any{"tab": map[string]any{"source": "operation", "operation": map[string]any{"index": 3}, "result": "selectedTab"}, "kind": "title", "value": "Tabs"}},
+		},
+	})
+	opened := 0
+	rep := Run(context.Background(), l, countingEnv(t, &opened))
+	if rep.Status != StatusPassed {
+		t.Fatalf("status %s: %+v %+v", rep.Status, rep.Operations, rep.Error)
+	}
+	var sel transport.SelectTabResult
+	if err := json.Unmarshal(rep.Operations[3].Result, &sel); err != nil || sel.SelectedTab != "t1" {
+		t.Fatalf("selected %s", rep.Operations[3].Result)
+	}
+}
+
+func TestScenarioBudgetEndsRun(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	l := load(t, map[string]any{
+		"version": 1, "id": "budget", "budgets": map[string]any{"timeoutMs": 1500},
+		"fixture":    map[string]any{"baseUrl": site.URL},
+		"operations": []any{map[string]any{"op": "navigate", "request": map[string]any{"url": "/slow?ms=5000"}}, map[string]any{"op": "read"}},
+	})
+	opened := 0
+	started := time.Now()
+	rep := Run(context.Background(), l, countingEnv(t, &opened))
+	if rep.Status != StatusFailed || rep.Operations[0].Error == nil || rep.Operations[1].Status != StatusSkipped {
+		t.Fatalf("%+v", rep)
+	}
+	if c := rep.Operations[0].Error.Code; c != transport.CodeTimeout {
+		t.Fatalf("code %s", c)
+	}
+	if time.Since(started) > 5*time.Second {
+		t.Fatalf("the 1.5 s scenario budget did not bound the run (%s)", time.Since(started))
+	}
+}
