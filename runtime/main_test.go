@@ -11,6 +11,10 @@ import (
 // TestMain shares one Chromium across the package (one browser context per test) and fails
 // the run if any Chromium, worker or profile directory outlives the tests.
 func TestMain(m *testing.M) {
+	if err := runtimetest.Isolate(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	before := runtimetest.Take()
 	if err := runtimetest.RequireChromium(); err != nil {
 		fmt.Fprintln(os.Stderr, err)

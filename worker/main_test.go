@@ -9,6 +9,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if err := runtimetest.Isolate(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	before := runtimetest.Take()
 	if err := runtimetest.RequireChromium(); err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -13,6 +13,10 @@ import (
 // TestMain builds the binary once: the quick-start scenarios start `fastbrowser fixture
 // serve` by name (so the build goes on PATH), and sessions use it as their worker.
 func TestMain(m *testing.M) {
+	if err := runtimetest.Isolate(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	before := runtimetest.Take()
 	if err := runtimetest.RequireChromium(); err != nil {
 		fmt.Fprintln(os.Stderr, err)

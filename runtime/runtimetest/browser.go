@@ -43,4 +43,7 @@ func Cleanup() {
 	if binDir != "" {
 		_ = os.RemoveAll(binDir)
 	}
+	if isolated != "" {
+		_ = os.RemoveAll(isolated)
+	}
 }

@@ -60,6 +60,24 @@ func PidAlive(pid int) bool {
 	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
 }
 
+// scope is the temp directory this test process's profiles and binaries live under; with
+// Isolate it is private, so test packages running side by side never see each other's
+// processes as leaks.
+func scope() string { return os.TempDir() }
+
+// Isolate points TMPDIR at a fresh private directory for this test process. Call it first
+// in TestMain; Cleanup removes the directory.
+func Isolate() error {
+	dir, err := os.MkdirTemp("", "fastbrowser-test-*")
+	if err != nil {
+		return err
+	}
+	isolated = dir
+	return os.Setenv("TMPDIR", dir)
+}
+
+var isolated string
+
 // fastbrowserProcs lists live processes whose command line marks them as ours.
 func fastbrowserProcs() map[int]string {
 	out := map[int]string{}
@@ -75,7 +93,7 @@ func fastbrowserProcs() map[int]string {
 			continue
 		}
 		cmd := strings.ReplaceAll(strings.TrimRight(string(b), "\x00"), "\x00", " ")
-		if strings.Contains(cmd, "fastbrowser-profile-") || strings.Contains(cmd, "fastbrowser-testbin-") {
+		if strings.Contains(cmd, scope()) && (strings.Contains(cmd, "fastbrowser-profile-") || strings.Contains(cmd, "fastbrowser-testbin-")) {
 			if len(cmd) > 200 {
 				cmd = cmd[:200] + "…"
 			}
