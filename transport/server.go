@@ -133,7 +133,11 @@ func (s *server) handleLine(line []byte) {
 		s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted, "frame is not valid UTF-8"))
 		return
 	}
-	if !gjson.ValidBytes(line) || !gjson.ParseBytes(line).IsObject() {
+	if !gjson.ValidBytes(line) {
+		s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted, "frame is not valid JSON"))
+		return
+	}
+	if !gjson.ParseBytes(line).IsObject() {
 		s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted, "frame is not a JSON object"))
 		return
 	}
