@@ -3,45 +3,22 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 )
 
-// TestMain builds the binary once: the quick-start scenarios start `fastbrowser fixture
-// serve` by name (so the build goes on PATH), and sessions use it as their worker.
-func TestMain(m *testing.M) {
-	if err := runtimetest.Isolate(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	before := runtimetest.Take()
-	if err := runtimetest.RequireChromium(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if _, err := runtimetest.Binary(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Setenv("PATH", runtimetest.BinDir()+string(os.PathListSeparator)+os.Getenv("PATH"))
-	code := m.Run()
-	runtimetest.Cleanup()
-	if err := runtimetest.AwaitNoLeaks(before); err != nil {
-		fmt.Fprintln(os.Stderr, "cmd tests:", err)
-		code = 1
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(runtimetest.Main(m, "cmd")) }
 
-// cli runs the whole CLI in process, as a user would call it.
+// cliResult is what one in-process CLI run printed and returned.
 type cliResult struct {
 	code           int
 	stdout, stderr string
 }
 
+// runCLI runs the whole CLI in process, as a user would call it, with the built binary as
+// the worker.
 func runCLI(t *testing.T, env map[string]string, args ...string) cliResult {
 	t.Helper()
 	bin, _ := runtimetest.Binary()
