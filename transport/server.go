@@ -285,15 +285,11 @@ func (s *server) run(ctx context.Context, j *job) {
 		s.finish(j, nil, NewError(j.op.OpName(), PhaseDispatch, CodeCancelled, RetrySafe, NotAttempted, "cancelled before it started"))
 		return
 	}
+	// The request ends with its cancel frame (j.ctx) or with the server (ctx).
 	rctx, stop := context.WithCancel(j.ctx)
 	defer stop()
-	go func() { // the server's own end also ends the running request
-		select {
-		case <-ctx.Done():
-			stop()
-		case <-rctx.Done():
-		}
-	}()
+	unhook := context.AfterFunc(ctx, stop)
+	defer unhook()
 	res, err := s.h.Handle(rctx, j.op, j.octx)
 	s.finish(j, res, err)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mafredri/cdp/protocol/page"
 	cdpruntime "github.com/mafredri/cdp/protocol/runtime"
+	"github.com/mafredri/cdp/rpcc"
 )
 
 // worldName names the isolated world our fixed scripts run in, so page script cannot see or
@@ -29,7 +30,7 @@ func (w *Worker) evaluate(ctx context.Context, t *tab, script string, out any) e
 		if err != nil {
 			// The world died with its document between our calls: make a new one once.
 			// Reads are not mutations, so this is not a retry of anything that acts.
-			if attempt == 0 && strings.Contains(err.Error(), "context") {
+			if attempt == 0 && staleContext(err) {
 				t.forgetWorld()
 				continue
 			}
@@ -40,6 +41,12 @@ func (w *Worker) evaluate(ctx context.Context, t *tab, script string, out any) e
 		}
 		return json.Unmarshal(reply.Result.Value, out)
 	}
+}
+
+// staleContext reports Chromium's answer for an execution context that no longer exists.
+func staleContext(err error) bool {
+	var re *rpcc.ResponseError
+	return errors.As(err, &re) && strings.Contains(re.Message, "Cannot find context")
 }
 
 func (t *tab) isolatedWorld(ctx context.Context) (cdpruntime.ExecutionContextID, error) {

@@ -28,6 +28,9 @@ func runCommand(st *state) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print only the run summary as JSON on stdout"},
 		),
 		Action: func(c *cli.Context) error {
+			if err := checkBrowserFlags(c); err != nil {
+				return err
+			}
 			files, err := expandArgs(c.Args().Slice())
 			if err != nil {
 				return err

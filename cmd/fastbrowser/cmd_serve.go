@@ -1,6 +1,9 @@
 package main
 
 import (
+	"net/url"
+	"strings"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/fastbrowser/fastbrowser/runtime"
@@ -16,6 +19,9 @@ func serveCommand(st *state) *cli.Command {
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default any http/https origin)"},
 		),
 		Action: func(c *cli.Context) error {
+			if err := checkBrowserFlags(c); err != nil {
+				return err
+			}
 			rt, err := runtime.Open(c.Context, runtimeOptions(c, st, c.StringSlice("allowed-origin")))
 			if err != nil {
 				return exitWith(exitFailed, "serve: %v", err)
@@ -49,6 +55,31 @@ func runtimeOptions(c *cli.Context, st *state, origins []string) runtime.Options
 		WorkerArgs:     workerArgs(st),
 		Log:            debugLog(st),
 	}
+}
+
+// checkBrowserFlags refuses a malformed --cdp-url before anything starts (exit 2).
+func checkBrowserFlags(c *cli.Context) error {
+	raw := c.String("cdp-url")
+	if raw == "" {
+		return nil
+	}
+	if c.String("browser") != "" {
+		return usageError("--browser and --cdp-url exclude each other: launch a browser or attach to one")
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return usageError("--cdp-url %q is not a URL", raw)
+	}
+	switch u.Scheme {
+	case "http", "https":
+	case "ws", "wss":
+		if !strings.Contains(u.Path, "/devtools/browser/") {
+			return usageError("--cdp-url: a websocket URL must be a browser endpoint (ws://host:port/devtools/browser/ID)")
+		}
+	default:
+		return usageError("--cdp-url must be http(s)://host:port or ws(s)://host:port/devtools/browser/ID")
+	}
+	return nil
 }
 
 // workerArgs: when the worker is another executable (tests), it still needs the

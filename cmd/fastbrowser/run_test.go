@@ -197,3 +197,44 @@ func TestUsageErrors(t *testing.T) {
 		t.Errorf("version: %+v", res)
 	}
 }
+
+// TestAttachDoesNotOwnTheBrowser runs against an existing browser by --cdp-url, in both
+// accepted forms, and checks the report says attached and the browser outlives the run.
+func TestAttachDoesNotOwnTheBrowser(t *testing.T) {
+	b, err := runtimetest.Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := runtimetest.Fixture()
+	defer site.Close()
+	dir := t.TempDir()
+	f := writeScenario(t, dir, "attach.json", fmt.Sprintf(`{"version":1,"id":"attach","fixture":{"baseUrl":%q},
+  "operations":[{"op":"navigate","request":{"url":"/about"}},{"op":"assert","request":{"kind":"title","value":"About the fixture"}}]}`, site.URL))
+	ws := b.WebSocketURL()
+	httpURL := "http://" + strings.Split(strings.TrimPrefix(ws, "ws://"), "/")[0]
+	for _, u := range []string{ws, httpURL} {
+		out := filepath.Join(dir, "out")
+		res := runCLI(t, nil, "run", "--cdp-url", u, "--out", out, f)
+		if res.code != 0 {
+			t.Fatalf("--cdp-url %s: exit %d\n%s%s", u, res.code, res.stdout, res.stderr)
+		}
+		r := readReport(t, filepath.Join(out, "report.json"))
+		if !r.Browser.Attached || !strings.HasPrefix(r.Browser.Version, "Chrome/") {
+			t.Fatalf("browser %+v", r.Browser)
+		}
+		if !runtimetest.PidAlive(b.Pid()) {
+			t.Fatal("the attached browser was stopped by a run that does not own it")
+		}
+	}
+	for _, bad := range []string{"ftp://nowhere", "ws://127.0.0.1:1/devtools/page/x", "not a url"} {
+		res := runCLI(t, nil, "run", "--cdp-url", bad, "--out", filepath.Join(dir, "out"), f)
+		if res.code != 2 || !strings.Contains(res.stderr, "--cdp-url") {
+			t.Fatalf("bad --cdp-url %q: exit %d\n%s%s", bad, res.code, res.stdout, res.stderr)
+		}
+	}
+	// A well-formed endpoint where no browser listens: the scenario errors with launch_failed.
+	res := runCLI(t, nil, "run", "--cdp-url", "http://127.0.0.1:9", "--out", filepath.Join(dir, "out"), f)
+	if res.code != 1 || !strings.Contains(res.stdout, "launch_failed") {
+		t.Fatalf("unreachable --cdp-url: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+}

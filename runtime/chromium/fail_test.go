@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 )
 
 // Not parallel: it counts the profiles in the private temp directory around each launch.
@@ -96,7 +97,7 @@ func requireFakeGone(t *testing.T, pid int, profile string) {
 	if pid <= 1 || profile == "" {
 		t.Fatalf("fake did not report itself (pid %d, profile %q)", pid, profile)
 	}
-	requireGroupGone(t, pid, budgets.ProcessStopGrace.Default)
+	proctest.RequireGroupGone(t, pid, budgets.ProcessStopGrace.Default)
 	if _, err := os.Stat(profile); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("profile %s left behind (stat: %v)", profile, err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/mafredri/cdp/rpcc"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 )
 
 // launch starts a real Chromium for one test and closes it when the test ends.
@@ -37,7 +38,7 @@ func launch(t *testing.T, opts Options) *Browser {
 // requireClosedClean checks what Close promises: the whole group gone, the profile removed.
 func requireClosedClean(t *testing.T, b *Browser) {
 	t.Helper()
-	requireGroupGone(t, b.Pid(), budgets.ProcessStopGrace.Default)
+	proctest.RequireGroupGone(t, b.Pid(), budgets.ProcessStopGrace.Default)
 	if _, err := os.Stat(b.ProfileDir()); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("profile %s still there after Close (stat: %v)", b.ProfileDir(), err)
 	}
@@ -89,7 +90,7 @@ func TestLaunchAndClose(t *testing.T) {
 	if got := filepath.Base(b.ProfileDir()); !strings.HasPrefix(got, "fastbrowser-profile-") {
 		t.Errorf("ProfileDir() = %q", b.ProfileDir())
 	}
-	if !alive(b.Pid()) {
+	if !proctest.Alive(b.Pid()) {
 		t.Fatalf("pid %d not running", b.Pid())
 	}
 	if v := browserVersion(t, b); !strings.Contains(v, "Chrom") {

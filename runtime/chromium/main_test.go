@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 )
 
 // tmpDir is this test binary's private TMPDIR: every profile the tests make lands there, so
@@ -41,7 +42,7 @@ exec /bin/sleep 1000
 func TestMain(m *testing.M) { os.Exit(runTests(m)) }
 
 func runTests(m *testing.M) int {
-	if err := becomeSubreaper(); err != nil {
+	if err := proctest.BecomeSubreaper(); err != nil {
 		fmt.Fprintln(os.Stderr, "chromium tests: cannot become subreaper:", err)
 		return 1
 	}
@@ -112,19 +113,19 @@ func trackGroup(pgid int) {
 func waitForLeaks() []string {
 	var leaks []string
 	profileArg := "--user-data-dir=" + filepath.Join(tmpDir, "fastbrowser-profile-")
-	pollUntil(budgets.ProcessStopGrace.Default, func() bool {
-		reapAdoptedOrphans()
+	proctest.PollUntil(budgets.ProcessStopGrace.Default, func() bool {
+		proctest.ReapAdoptedOrphans()
 		leaks = leaks[:0]
 		dirs, _ := filepath.Glob(filepath.Join(tmpDir, profilePattern))
 		for _, d := range dirs {
 			leaks = append(leaks, "profile "+d)
 		}
-		for pid, cmd := range cmdlines(profileArg) {
+		for pid, cmd := range proctest.Cmdlines(profileArg) {
 			leaks = append(leaks, fmt.Sprintf("process %d: %.150s", pid, cmd))
 		}
 		groups.Lock()
 		for pgid := range groups.m {
-			for _, pid := range liveMembers(pgid) {
+			for _, pid := range proctest.LiveMembers(pgid) {
 				leaks = append(leaks, fmt.Sprintf("process %d in group %d", pid, pgid))
 			}
 		}
@@ -139,7 +140,7 @@ func waitForLeaks() []string {
 			}
 		}
 		groups.Unlock()
-		for pid := range cmdlines(profileArg) {
+		for pid := range proctest.Cmdlines(profileArg) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}

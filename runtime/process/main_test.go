@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 )
 
 // helperEnv switches the test binary into a helper role (see runHelper).
@@ -28,7 +29,7 @@ func TestMain(m *testing.M) {
 	// Pin the main goroutine to the main thread so tests that end locked threads end real
 	// ones: a locked main thread is parked by the runtime, never ended.
 	runtime.LockOSThread()
-	if err := becomeSubreaper(); err != nil {
+	if err := proctest.BecomeSubreaper(); err != nil {
 		fmt.Fprintln(os.Stderr, "process tests: cannot become subreaper:", err)
 		os.Exit(1)
 	}
@@ -52,14 +53,14 @@ var tracked struct {
 }
 
 func track(pid int) {
-	st, ok := readStat(pid)
+	st, ok := proctest.ReadStat(pid)
 	tracked.Lock()
 	defer tracked.Unlock()
 	if tracked.procs == nil {
 		tracked.procs, tracked.groups = map[int]uint64{}, map[int]bool{}
 	}
 	if ok {
-		tracked.procs[pid] = st.startTime
+		tracked.procs[pid] = st.StartTime
 	}
 }
 
@@ -76,18 +77,18 @@ func trackGroup(pgid int) {
 // tracked ones still alive.
 func waitForLeaks() []int {
 	var leaks []int
-	pollUntil(budgets.ProcessStopGrace.Default, func() bool {
-		reapAdoptedOrphans()
+	proctest.PollUntil(budgets.ProcessStopGrace.Default, func() bool {
+		proctest.ReapAdoptedOrphans()
 		leaks = leaks[:0]
 		tracked.Lock()
 		defer tracked.Unlock()
 		for pid, start := range tracked.procs {
-			if st, ok := readStat(pid); ok && st.live() && st.startTime == start {
+			if st, ok := proctest.ReadStat(pid); ok && st.Live() && st.StartTime == start {
 				leaks = append(leaks, pid)
 			}
 		}
 		for pgid := range tracked.groups {
-			leaks = append(leaks, liveMembers(pgid)...)
+			leaks = append(leaks, proctest.LiveMembers(pgid)...)
 		}
 		return len(leaks) == 0
 	})
@@ -147,9 +148,4 @@ func waitDone(t *testing.T, p *Process, limit time.Duration) {
 	case <-time.After(limit):
 		t.Fatalf("pid %d not reaped within %s", p.Pid(), limit)
 	}
-}
-
-func alive(pid int) bool {
-	st, ok := readStat(pid)
-	return ok && st.live()
 }

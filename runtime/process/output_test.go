@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 )
 
 const tenMB = 10 << 20
@@ -56,7 +58,7 @@ func (s *countingSink) total() (written, dropped int64) {
 // dropped: output may be lost to a slow sink, but never silently.
 func requireAccounted(t *testing.T, s *countingSink, want int64) (written, dropped int64) {
 	t.Helper()
-	ok := pollUntil(10*time.Second, func() bool {
+	ok := proctest.PollUntil(10*time.Second, func() bool {
 		written, dropped = s.total()
 		return written+dropped == want
 	})
@@ -108,7 +110,7 @@ func TestGrandchildHoldingOutputDoesNotHangReap(t *testing.T) {
 	spec.OutputSink = sink
 	p := start(t, spec)
 	waitDone(t, p, 2*time.Second)
-	if !pollUntil(2*time.Second, func() bool { return sink.String() != "" }) {
+	if !proctest.PollUntil(2*time.Second, func() bool { return sink.String() != "" }) {
 		t.Fatal("grandchild pid never reached the sink")
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(sink.String()))
@@ -116,7 +118,7 @@ func TestGrandchildHoldingOutputDoesNotHangReap(t *testing.T) {
 	if err := p.Stop(time.Second); err != nil {
 		t.Fatalf("Stop: %v", err)
 	}
-	requireGroupGone(t, p.Pid(), 2*time.Second)
+	proctest.RequireGroupGone(t, p.Pid(), 2*time.Second)
 }
 
 // lineSink is a concurrency-safe buffer, read by the test while the sink goroutine writes.
@@ -156,7 +158,7 @@ func TestStderrTapLines(t *testing.T) {
 		defer mu.Unlock()
 		return append([]string(nil), lines...)
 	}
-	if !pollUntil(5*time.Second, func() bool { return len(got()) >= 4 }) {
+	if !proctest.PollUntil(5*time.Second, func() bool { return len(got()) >= 4 }) {
 		t.Fatalf("tap saw %d lines, want 4", len(got()))
 	}
 	want := []string{"a", "b", strings.Repeat("x", maxLineBytes), "last"}
@@ -170,7 +172,7 @@ func TestStderrTapLines(t *testing.T) {
 		}
 	}
 	// The sink gets everything, the oversized line whole.
-	if !pollUntil(5*time.Second, func() bool { return len(sink.String()) == len("a\nb\r\nout\n")+100000+len("\nlast") }) {
+	if !proctest.PollUntil(5*time.Second, func() bool { return len(sink.String()) == len("a\nb\r\nout\n")+100000+len("\nlast") }) {
 		t.Errorf("sink got %d bytes", len(sink.String()))
 	}
 	if !strings.Contains(sink.String(), "out\n") {
@@ -190,10 +192,10 @@ func TestPipesClosedAfterReap(t *testing.T) {
 	grandchild := readPid(t, p.Stdout)
 	waitDone(t, p, 5*time.Second)
 	// The grandchild still holds the write ends; ours must close anyway.
-	if !pollUntil(4*time.Second, func() bool { return openFDs(t) <= before }) {
+	if !proctest.PollUntil(4*time.Second, func() bool { return openFDs(t) <= before }) {
 		t.Errorf("open descriptors: %d before, %d after the reap", before, openFDs(t))
 	}
-	if !alive(grandchild) {
+	if !proctest.Alive(grandchild) {
 		t.Error("grandchild died early; the test proves nothing")
 	}
 	if err := p.Stop(time.Second); err != nil {

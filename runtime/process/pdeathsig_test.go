@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 )
 
 // A parent that dies by SIGKILL takes its child with it, through Pdeathsig.
@@ -26,7 +28,7 @@ func TestPdeathsigKillsChildOfDeadParent(t *testing.T) {
 	})
 	child := readPid(t, parent.Stdout)
 	trackGroup(child)
-	if !alive(child) {
+	if !proctest.Alive(child) {
 		t.Fatalf("child %d not running", child)
 	}
 	if err := syscall.Kill(parent.Pid(), syscall.SIGKILL); err != nil {
@@ -34,7 +36,7 @@ func TestPdeathsigKillsChildOfDeadParent(t *testing.T) {
 	}
 	waitDone(t, parent, 5*time.Second)
 	// The orphan is adopted by this test binary; it leads its own group, so reap it by name.
-	if !pollUntil(5*time.Second, func() bool { reapAdoptedOrphans(child); return !alive(child) }) {
+	if !proctest.PollUntil(5*time.Second, func() bool { proctest.ReapAdoptedOrphans(child); return !proctest.Alive(child) }) {
 		t.Fatalf("child %d still alive 5s after its parent was killed", child)
 	}
 }

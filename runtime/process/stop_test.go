@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 )
 
 // ignoreTerm is a group whose leader and grandchild both ignore SIGTERM (ignored signals are
@@ -33,8 +35,8 @@ func TestStopKillsGroupIgnoringTerm(t *testing.T) {
 	if got := p.ExitCode(); got != -1 {
 		t.Errorf("ExitCode() = %d, want -1", got)
 	}
-	requireGroupGone(t, p.Pid(), 2*time.Second)
-	if alive(grandchild) {
+	proctest.RequireGroupGone(t, p.Pid(), 2*time.Second)
+	if proctest.Alive(grandchild) {
 		t.Errorf("grandchild %d still alive", grandchild)
 	}
 }
@@ -64,13 +66,13 @@ func TestStopAfterExitKillsGrandchildren(t *testing.T) {
 	if p.ExitCode() != 0 {
 		t.Fatalf("ExitCode() = %d, want 0", p.ExitCode())
 	}
-	if !alive(grandchild) {
+	if !proctest.Alive(grandchild) {
 		t.Fatalf("grandchild %d died with its parent; the test proves nothing", grandchild)
 	}
 	if err := p.Stop(time.Second); err != nil {
 		t.Fatalf("Stop: %v", err)
 	}
-	requireGroupGone(t, p.Pid(), 2*time.Second)
+	proctest.RequireGroupGone(t, p.Pid(), 2*time.Second)
 }
 
 func TestStopIdempotentAndConcurrent(t *testing.T) {
@@ -98,7 +100,7 @@ func TestStopIdempotentAndConcurrent(t *testing.T) {
 	if took := time.Since(began); took > 500*time.Millisecond {
 		t.Errorf("Stop and Kill of a reaped child took %s", took)
 	}
-	requireGroupGone(t, p.Pid(), 2*time.Second)
+	proctest.RequireGroupGone(t, p.Pid(), 2*time.Second)
 }
 
 func TestKillNow(t *testing.T) {
@@ -110,7 +112,7 @@ func TestKillNow(t *testing.T) {
 	if got := p.Signal(); got != "killed" {
 		t.Errorf("Signal() = %q, want killed", got)
 	}
-	requireGroupGone(t, p.Pid(), 2*time.Second)
+	proctest.RequireGroupGone(t, p.Pid(), 2*time.Second)
 }
 
 func TestStopGrace(t *testing.T) {
