@@ -160,3 +160,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestParseEnvValues(t *testing.T) {
+	l, err := Parse([]byte(`{"version":1,"id":"x","hooks":{"setup":{"command":"true","env":{"A":"lit","B":{"env":"HOST_B"}}}},"operations":[{"op":"listTabs"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := l.Hooks.Setup.Env
+	if env["A"].Literal != "lit" || env["A"].FromEnv != "" || env["B"].FromEnv != "HOST_B" {
+		t.Fatalf("env %+v", env)
+	}
+	lookup := func(k string) (string, bool) { return map[string]string{"HOST_B": "from-host"}[k], k == "HOST_B" }
+	if v, ok := env["B"].Resolve(lookup); !ok || v != "from-host" {
+		t.Fatalf("resolve %q %v", v, ok)
+	}
+	for _, bad := range []string{`{"A":{"env":"1BAD"}}`, `{"A":{"env":"X","extra":1}}`, `{"A":5}`, `{"bad name":"x"}`} {
+		_, err := Parse([]byte(`{"version":1,"id":"x","hooks":{"setup":{"command":"true","env":` + bad + `}},"operations":[{"op":"listTabs"}]}`))
+		var ve *ValidationError
+		if !errors.As(err, &ve) || !strings.HasPrefix(ve.Path, "hooks.setup.env") {
+			t.Errorf("env %s: err %v", bad, err)
+		}
+	}
+}

@@ -47,7 +47,7 @@ func (w *Worker) listTabs(ctx context.Context, r *transport.ListTabs, pol policy
 		if len(res.Tabs) == budgets.ListTabsMax {
 			break
 		}
-		res.Tabs = append(res.Tabs, transport.TabInfo{Tab: string(t.id), URL: urlWithoutQuery(u), Title: titles[t.id], Selected: t.id == selected})
+		res.Tabs = append(res.Tabs, transport.TabInfo{Tab: string(t.id), URL: u, Title: titles[t.id], Selected: t.id == selected})
 	}
 	if r.Select == nil {
 		return res, nil
