@@ -16,10 +16,12 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
 
-// ValidationError is a refusal of a scenario file: the JSON path and what was expected.
+// ValidationError is a refusal of a scenario file: a stable code (invalid_request, or
+// budget_exceeded for a budget over its ceiling), the JSON path and what was expected.
 type ValidationError struct {
 	File    string
 	Path    string
+	Code    transport.Code
 	Message string
 }
 
@@ -28,13 +30,26 @@ func (e *ValidationError) Error() string {
 	if path == "" {
 		path = "(root)"
 	}
+	msg := path + ": " + e.Message + " (" + string(e.Code) + ")"
 	if e.File == "" {
-		return path + ": " + e.Message
+		return msg
 	}
-	return e.File + ": " + path + ": " + e.Message
+	return e.File + ": " + msg
 }
 
-func fail(path, msg string) error { return &ValidationError{Path: path, Message: msg} }
+// OperationError gives the refusal the protocol's one error shape.
+func (e *ValidationError) OperationError() *transport.OperationError {
+	return transport.NewError("", transport.PhaseValidate, e.Code, transport.RetryNever, transport.NotAttempted, "%s", e.Message).WithPath(e.Path)
+}
+
+func fail(path, msg string) error {
+	return &ValidationError{Path: path, Code: transport.CodeInvalidRequest, Message: msg}
+}
+
+func overCeiling(path string, ms int64, b budgets.Budget) error {
+	return &ValidationError{Path: path, Code: transport.CodeBudgetExceeded,
+		Message: fmt.Sprintf("%d ms is over the %s ceiling of %d ms", ms, b.Name, b.Ceiling.Milliseconds())}
+}
 
 func quote(s string) string { return strconv.Quote(s) }
 
@@ -130,7 +145,7 @@ func checkBudgets(b *Budgets) error {
 		return fail("budgets.timeoutMs", "expected a positive number of milliseconds")
 	}
 	if _, err := budgets.ScenarioRun.ResolveMs(b.TimeoutMs); err != nil {
-		return fail("budgets.timeoutMs", fmt.Sprintf("%d ms is over the scenario ceiling of %d ms (budget_exceeded)", b.TimeoutMs, budgets.ScenarioRun.Ceiling.Milliseconds()))
+		return overCeiling("budgets.timeoutMs", b.TimeoutMs, budgets.ScenarioRun)
 	}
 	return nil
 }
@@ -177,7 +192,7 @@ func checkFixture(fx *Fixture) (*url.URL, error) {
 		return nil, fail("fixture.server.readiness.timeoutMs", "expected a positive number of milliseconds")
 	}
 	if _, err := budgets.FixtureReadiness.ResolveMs(rd.TimeoutMs); err != nil {
-		return nil, fail("fixture.server.readiness.timeoutMs", fmt.Sprintf("%d ms is over the readiness ceiling of %d ms (budget_exceeded)", rd.TimeoutMs, budgets.FixtureReadiness.Ceiling.Milliseconds()))
+		return nil, overCeiling("fixture.server.readiness.timeoutMs", rd.TimeoutMs, budgets.FixtureReadiness)
 	}
 	return base, nil
 }
@@ -226,7 +241,7 @@ func checkCommand(c *Command, path string, hook bool) error {
 			return fail(path+".timeoutMs", "expected a positive number of milliseconds")
 		}
 		if _, err := budgets.Hook.ResolveMs(c.TimeoutMs); err != nil {
-			return fail(path+".timeoutMs", fmt.Sprintf("%d ms is over the hook ceiling of %d ms (budget_exceeded)", c.TimeoutMs, budgets.Hook.Ceiling.Milliseconds()))
+			return overCeiling(path+".timeoutMs", c.TimeoutMs, budgets.Hook)
 		}
 	}
 	return nil

@@ -91,6 +91,13 @@ func TestParseRefusesWithPath(t *testing.T) {
 			if !strings.Contains(ve.Message, c.msg) {
 				t.Errorf("message = %q, want it to contain %q", ve.Message, c.msg)
 			}
+			wantCode := transport.CodeInvalidRequest
+			if c.msg == "ceiling" {
+				wantCode = transport.CodeBudgetExceeded
+			}
+			if oe := ve.OperationError(); oe.Code != wantCode || oe.Path != c.path || oe.MutationState != transport.NotAttempted {
+				t.Errorf("as OperationError: %+v, want code %s", oe, wantCode)
+			}
 		})
 	}
 }
