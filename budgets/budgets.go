@@ -60,6 +60,32 @@ const (
 	ScenarioOps      = 1000      // operations in one scenario file
 )
 
+// Observation (outline) limits: a request may ask for less or more, up to the ceiling.
+type Limit struct {
+	Name    string
+	Default int
+	Ceiling int
+}
+
+// The outline budgets.
+var (
+	OutlineNodes     = Limit{Name: "maxNodes", Default: 400, Ceiling: 5000}
+	OutlineDepth     = Limit{Name: "maxDepth", Default: 24, Ceiling: 64}
+	OutlineTextChars = Limit{Name: "maxTextChars", Default: 12000, Ceiling: 100000}
+)
+
+// ResolveLimit returns the value to use for a request of want (0 means the default); a
+// request over the ceiling or below zero is refused.
+func (l Limit) Resolve(want int) (int, error) {
+	if want == 0 {
+		return l.Default, nil
+	}
+	if want < 0 || want > l.Ceiling {
+		return 0, fmt.Errorf("%s %d is outside 1–%d", l.Name, want, l.Ceiling)
+	}
+	return want, nil
+}
+
 // ExceededError says a caller asked for more than a ceiling. Callers turn it into an
 // OperationError with code budget_exceeded.
 type ExceededError struct {

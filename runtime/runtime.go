@@ -30,15 +30,18 @@ type Options struct {
 	WorkerArgs []string
 	// Log receives Chromium's and the worker's stderr. Nil discards.
 	Log io.Writer
+	// LookupEnv reads {"env":…} text for act (nil: os.LookupEnv).
+	LookupEnv func(string) (string, bool)
 }
 
 // Runtime is one browser session. It is a transport.Caller (typed calls via
 // transport.Dispatch) and a transport.Handler (so `serve` can put it behind protocol v1).
 type Runtime struct {
-	browser *chromium.Browser // nil when attached
-	client  *transport.Client
-	base    policy.Policy
-	turn    chan struct{} // one call at a time
+	browser   *chromium.Browser // nil when attached
+	client    *transport.Client
+	base      policy.Policy
+	turn      chan struct{} // one call at a time
+	lookupEnv func(string) (string, bool)
 
 	mu      sync.Mutex
 	toTab   map[string]string // worker target ID → handle
@@ -60,7 +63,7 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 		}
 		base = p
 	}
-	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}}
+	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}, lookupEnv: opts.LookupEnv}
 	cdpURL := opts.CDPURL
 	if cdpURL == "" {
 		b, err := chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log})
@@ -117,9 +120,14 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 	if err != nil {
 		return nil, err
 	}
-	if nav, ok := op.(*transport.Navigate); ok {
-		if _, err := pol.CheckURL(nav.URL); err != nil {
+	switch req := op.(type) {
+	case *transport.Navigate:
+		if _, err := pol.CheckURL(req.URL); err != nil {
 			return nil, transport.NewError(name, transport.PhasePolicy, transport.CodeOriginDenied, transport.RetryNever, transport.NotAttempted, "%s", err.Error()).WithPath("request.url")
+		}
+	case *transport.Act:
+		if err := r.prepareAct(req); err != nil {
+			return nil, err
 		}
 	}
 	select {

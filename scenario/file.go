@@ -70,7 +70,10 @@ type Operation struct {
 	ID      string          `json:"id,omitempty"`
 	Op      string          `json:"op" required:"true"`
 	Request json.RawMessage `json:"request,omitempty"`
+	Step    json.RawMessage `json:"step,omitempty"` // op "step" only
 
-	// req is the decoded request (relative URLs already resolved).
-	req fileRequest
+	// req is the decoded request (relative URLs already resolved); step replaces it for
+	// op "step".
+	req  fileRequest
+	step *Step
 }

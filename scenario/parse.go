@@ -302,6 +302,17 @@ func checkOperations(ops []Operation, base *url.URL) error {
 			}
 			ids[op.ID] = i
 		}
+		if op.Op == OpStep {
+			st, err := parseStep(op, path, base)
+			if err != nil {
+				return err
+			}
+			op.step = st
+			continue
+		}
+		if len(op.Step) > 0 {
+			return fail(path+".step", `"step" goes with op "step"`)
+		}
 		fr, ok := newFileRequest(op.Op)
 		if !ok {
 			return fail(path+".op", fmt.Sprintf("unknown op %q; scenario files can use %s", clip(op.Op), fileOps))
@@ -318,7 +329,11 @@ func checkOperations(ops []Operation, base *url.URL) error {
 		}
 		placeholder := ""
 		if ref := fr.tabRef(); ref != nil {
-			if _, err := checkTabRef(ref, path+".request.tab", i, ops, ids); err != nil {
+			field := ".request.tab"
+			if _, ok := fr.(*waitPopupReq); ok {
+				field = ".request.opener"
+			}
+			if _, err := checkTabRef(ref, path+field, i, ops, ids); err != nil {
 				return err
 			}
 			placeholder = "ref"

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"embed"
 	"errors"
 	"strings"
 	"testing"
@@ -118,24 +119,27 @@ func TestParseRelativeURLNeedsFixture(t *testing.T) {
 	}
 }
 
-func TestQuickstartFilesAreValid(t *testing.T) {
-	entries, err := scenarios.Quickstart.ReadDir("quickstart")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".json") {
-			continue
+func TestShippedScenarioFilesAreValid(t *testing.T) {
+	for _, set := range []struct {
+		fs   embed.FS
+		dir  string
+		want int
+	}{{scenarios.Quickstart, "quickstart", 3}, {scenarios.Examples, "examples", 2}} {
+		entries, err := set.fs.ReadDir(set.dir)
+		if err != nil {
+			t.Fatal(err)
 		}
-		data, _ := scenarios.Quickstart.ReadFile("quickstart/" + e.Name())
-		if _, err := Parse(data); err != nil {
-			t.Errorf("%s: %v", e.Name(), err)
+		n := 0
+		for _, e := range entries {
+			data, _ := set.fs.ReadFile(set.dir + "/" + e.Name())
+			if _, err := Parse(data); err != nil {
+				t.Errorf("%s/%s: %v", set.dir, e.Name(), err)
+			}
+			n++
 		}
-		n++
-	}
-	if n < 3 {
-		t.Fatalf("found %d quick-start files, want at least 3", n)
+		if n < set.want {
+			t.Fatalf("found %d files in %s, want at least %d", n, set.dir, set.want)
+		}
 	}
 }
 
@@ -157,6 +161,9 @@ func FuzzParse(f *testing.F) {
 		}
 		// Whatever parses must bind to requests that pass their own validation.
 		for i, op := range l.Operations {
+			if op.step != nil {
+				continue // a step becomes observe + act + assert at run time
+			}
 			tab := ""
 			if op.req.tabRef() != nil {
 				tab = "t1"

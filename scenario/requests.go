@@ -30,6 +30,18 @@ type assertReq struct {
 	transport.Assert
 }
 type listTabsReq struct{ transport.ListTabs }
+type observeReq struct {
+	Tab *TabRef `json:"tab,omitempty"`
+	transport.Observe
+}
+type actReq struct {
+	Tab *TabRef `json:"tab,omitempty"`
+	transport.Act
+}
+type waitPopupReq struct {
+	Opener *TabRef `json:"opener,omitempty"`
+	transport.WaitPopup
+}
 type selectTabReq struct {
 	Tab *TabRef `json:"tab" required:"true"`
 	transport.SelectTab
@@ -44,6 +56,9 @@ func (r *reloadReq) tabRef() *TabRef    { return r.Tab }
 func (r *readReq) tabRef() *TabRef      { return r.Tab }
 func (r *assertReq) tabRef() *TabRef    { return r.Tab }
 func (r *listTabsReq) tabRef() *TabRef  { return nil }
+func (r *observeReq) tabRef() *TabRef   { return r.Tab }
+func (r *actReq) tabRef() *TabRef       { return r.Tab }
+func (r *waitPopupReq) tabRef() *TabRef { return r.Opener }
 func (r *selectTabReq) tabRef() *TabRef { return r.Tab }
 func (r *closeTabReq) tabRef() *TabRef  { return r.Tab }
 
@@ -85,16 +100,40 @@ func newFileRequest(op string) (fileRequest, bool) {
 		return &selectTabReq{}, true
 	case transport.OpCloseTab:
 		return &closeTabReq{}, true
+	case transport.OpObserve:
+		return &observeReq{}, true
+	case transport.OpAct:
+		return &actReq{}, true
+	case transport.OpWaitPopup:
+		return &waitPopupReq{}, true
 	}
 	return nil, false
 }
 
 // fileOps lists the ops a scenario file may use, for error messages.
-const fileOps = "navigate, reload, read, assert, listTabs, selectTab, closeTab"
+const fileOps = "observe, act, step, read, assert, navigate, reload, listTabs, selectTab, waitPopup, closeTab"
 
 func decodeRequest(fr fileRequest, raw []byte, path string) error {
 	if len(raw) == 0 {
 		raw = []byte("{}")
 	}
 	return strictjson.DecodeAt(raw, fr, path)
+}
+
+func (r *observeReq) bind(tab string) transport.Operation {
+	op := r.Observe
+	op.Tab = tab
+	return &op
+}
+
+func (r *actReq) bind(tab string) transport.Operation {
+	op := r.Act
+	op.Tab = tab
+	return &op
+}
+
+func (r *waitPopupReq) bind(tab string) transport.Operation {
+	op := r.WaitPopup
+	op.Opener = tab
+	return &op
 }

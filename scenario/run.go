@@ -171,11 +171,17 @@ func (s *runState) operations(ctx context.Context, rt *runtime.Runtime) error {
 		if ctx.Err() != nil {
 			return scenarioError(transport.CodeTimeout, "the scenario budget ran out before operations[%d]", i)
 		}
-		tab, err := resolveTab(op.req.tabRef(), s.l.Operations, results, initial)
 		started := time.Now()
 		var res transport.Result
-		if err == nil {
-			res, err = rt.Call(ctx, op.req.bind(tab), nil)
+		var err error
+		if op.step != nil {
+			res, err = runStep(ctx, rt, op.step)
+		} else {
+			var tab string
+			tab, err = resolveTab(op.req.tabRef(), s.l.Operations, results, initial)
+			if err == nil {
+				res, err = rt.Call(ctx, op.req.bind(tab), nil)
+			}
 		}
 		or.DurationMs = time.Since(started).Milliseconds()
 		or.Posture = transport.PostureOf(err)
@@ -193,6 +199,9 @@ func (s *runState) operations(ctx context.Context, rt *runtime.Runtime) error {
 
 func (s *runState) usesInitialTab() bool {
 	for _, op := range s.l.Operations {
+		if op.req == nil {
+			continue
+		}
 		if ref := op.req.tabRef(); ref != nil && ref.Source == "initial" {
 			return true
 		}
@@ -225,6 +234,8 @@ func resolveTab(ref *TabRef, ops []Operation, results []transport.Result, initia
 	switch r := results[j].(type) {
 	case *transport.SelectTabResult:
 		return r.SelectedTab, nil
+	case *transport.WaitPopupResult:
+		return r.Popup, nil
 	case *transport.ListTabsResult:
 		idx := 0
 		if ref.Index != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -255,5 +256,98 @@ func TestScenarioBudgetEndsRun(t *testing.T) {
 	}
 	if time.Since(started) > 5*time.Second {
 		t.Fatalf("the 1.5 s scenario budget did not bound the run (%s)", time.Since(started))
+	}
+}
+
+func clickCounts(t *testing.T, base string) map[string]int {
+	t.Helper()
+	resp, err := http.Get(base + "/clicks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	m := map[string]int{}
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestStepPostconditionNeverHolds is acceptance 4 of the page model: postcondition_failed,
+// unknown, and exactly one click reached the page.
+func TestStepPostconditionNeverHolds(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	l := load(t, map[string]any{
+		"version": 1, "id": "never-holds",
+		"fixture": map[string]any{"baseUrl": site.URL},
+		"operations": []any{
+			map[string]any{"op": "navigate", "request": map[string]any{"url": "/replace"}},
+			map[string]any{"id": "noop", "op": "step", "step": map[string]any{"instruction": "Do nothing", "action": "click",
+				"postcondition": map[string]any{"kind": "text", "value": "This never appears"}}},
+			map[string]any{"op": "read"},
+		},
+	})
+	opened := 0
+	rep := Run(context.Background(), l, countingEnv(t, &opened))
+	if rep.Status != StatusFailed || rep.Operations[2].Status != StatusSkipped {
+		t.Fatalf("report %+v", rep)
+	}
+	e := rep.Operations[1].Error
+	if e == nil || e.Code != transport.CodePostconditionFailed || e.MutationState != transport.Unknown || e.Phase != transport.PhaseVerify ||
+		e.Retry != transport.RetryUnsafe || e.Operation != "step" {
+		t.Fatalf("step error %+v", e)
+	}
+	if n := clickCounts(t, site.URL)["nothing"]; n != 1 {
+		t.Fatalf("the page saw %d clicks, want exactly 1", n)
+	}
+}
+
+func TestStepPasses(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	l := load(t, map[string]any{
+		"version": 1, "id": "step-ok",
+		"fixture": map[string]any{"baseUrl": site.URL},
+		"operations": []any{
+			map[string]any{"op": "navigate", "request": map[string]any{"url": "/replace"}},
+			map[string]any{"op": "step", "step": map[string]any{"instruction": "continue", "action": "click",
+				"postcondition": map[string]any{"kind": "text", "value": "Step complete"}}},
+		},
+	})
+	opened := 0
+	rep := Run(context.Background(), l, countingEnv(t, &opened))
+	if rep.Status != StatusPassed {
+		t.Fatalf("report %+v %+v", rep.Operations, rep.Error)
+	}
+	var sr StepResult
+	if err := json.Unmarshal(rep.Operations[1].Result, &sr); err != nil || sr.MatchedBy != "caseInsensitive" || sr.MutationState != transport.Verified || sr.Receipt.Name != "Continue" {
+		t.Fatalf("step result %s", rep.Operations[1].Result)
+	}
+	if n := clickCounts(t, site.URL)["replace"]; n != 1 {
+		t.Fatalf("clicks %d", n)
+	}
+}
+
+func TestStepAmbiguousIsRefused(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	l := load(t, map[string]any{
+		"version": 1, "id": "step-ambiguous",
+		"fixture": map[string]any{"baseUrl": site.URL},
+		"operations": []any{
+			map[string]any{"op": "navigate", "request": map[string]any{"url": "/delete"}},
+			map[string]any{"op": "step", "step": map[string]any{"instruction": "Delete", "action": "click",
+				"postcondition": map[string]any{"kind": "text", "value": "gone"}}},
+		},
+	})
+	opened := 0
+	rep := Run(context.Background(), l, countingEnv(t, &opened))
+	e := rep.Operations[1].Error
+	if e == nil || e.Code != transport.CodeElementAmbiguous || e.MutationState != transport.NotAttempted {
+		t.Fatalf("error %+v", e)
+	}
+	if n := clickCounts(t, site.URL)["delete"]; n != 0 {
+		t.Fatalf("an ambiguous step clicked %d times", n)
 	}
 }

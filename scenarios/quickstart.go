@@ -6,3 +6,8 @@ import "embed"
 //
 //go:embed quickstart/*.json
 var Quickstart embed.FS
+
+// Examples holds the example scenarios (scenarios/examples), for tests that validate them.
+//
+//go:embed examples/*.json
+var Examples embed.FS

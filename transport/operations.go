@@ -63,12 +63,18 @@ func NewOperation(op string) (Operation, bool) {
 		return &CloseTab{}, true
 	case OpClose:
 		return &Close{}, true
+	case OpObserve:
+		return &Observe{}, true
+	case OpAct:
+		return &Act{}, true
+	case OpWaitPopup:
+		return &WaitPopup{}, true
 	}
 	return nil, false
 }
 
 // OpNames lists the implemented operations, in documentation order.
-var OpNames = []string{OpNavigate, OpReload, OpRead, OpAssert, OpListTabs, OpSelectTab, OpCloseTab, OpClose}
+var OpNames = []string{OpObserve, OpAct, OpRead, OpAssert, OpNavigate, OpReload, OpListTabs, OpSelectTab, OpWaitPopup, OpCloseTab, OpClose}
 
 // NewResult returns a zero result for op, for decoding a response.
 func NewResult(op Operation) Result { return op.newResult() }

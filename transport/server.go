@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"unicode/utf8"
@@ -290,8 +291,20 @@ func (s *server) run(ctx context.Context, j *job) {
 	defer stop()
 	unhook := context.AfterFunc(ctx, stop)
 	defer unhook()
-	res, err := s.h.Handle(rctx, j.op, j.octx)
+	res, err := s.handle(rctx, j)
 	s.finish(j, res, err)
+}
+
+// handle calls the handler and turns a panic into an internal error, so one bad request
+// never takes the server (and every other request) down with it.
+func (s *server) handle(ctx context.Context, j *job) (res Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, NewError(j.op.OpName(), PhaseExecute, CodeInternal, RetryUnsafe, Unknown, "the worker failed while running the operation").
+				WithCause(fmt.Errorf("panic: %v", p))
+		}
+	}()
+	return s.h.Handle(ctx, j.op, j.octx)
 }
 
 func (s *server) finish(j *job, res Result, err error) {

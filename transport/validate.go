@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -92,3 +93,93 @@ func (r ListTabs) Validate() error {
 func (r SelectTab) Validate() error { return checkTab(OpSelectTab, "request.tab", r.Tab, true) }
 func (r CloseTab) Validate() error  { return checkTab(OpCloseTab, "request.tab", r.Tab, true) }
 func (Close) Validate() error       { return nil }
+
+func (r Observe) Validate() error {
+	if err := checkTab(OpObserve, "request.tab", r.Tab, false); err != nil {
+		return err
+	}
+	for _, c := range []struct {
+		l    budgets.Limit
+		v    int
+		path string
+	}{{budgets.OutlineNodes, r.MaxNodes, "request.maxNodes"}, {budgets.OutlineDepth, r.MaxDepth, "request.maxDepth"}, {budgets.OutlineTextChars, r.MaxTextChars, "request.maxTextChars"}} {
+		if _, err := c.l.Resolve(c.v); err != nil {
+			if c.v < 0 {
+				return Invalid(OpObserve, c.path, "expected a positive integer")
+			}
+			return NewError(OpObserve, PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "%s", err.Error()).WithPath(c.path)
+		}
+	}
+	return nil
+}
+
+// NamedKeys are the keys `press` accepts besides one printable character.
+var NamedKeys = []string{"Enter", "Tab", "Escape", "Backspace", "Delete", "Space", "ArrowUp", "ArrowDown",
+	"ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"}
+
+func (r Act) Validate() error {
+	if err := checkTab(OpAct, "request.tab", r.Tab, false); err != nil {
+		return err
+	}
+	tg := r.Target
+	switch {
+	case tg.Ref != "" && (tg.Role != "" || tg.Name != "" || tg.Exact != nil):
+		return Invalid(OpAct, "request.target", "give a ref, or a role and a name, not both")
+	case tg.Ref != "":
+		if len(tg.Ref) > 16 || tg.Ref[0] != 'e' {
+			return Invalid(OpAct, "request.target.ref", "expected an outline ref like \"e12\"")
+		}
+	case tg.Role == "" || tg.Name == "":
+		return Invalid(OpAct, "request.target", "expected {\"ref\"} or {\"role\", \"name\"}")
+	case utf8.RuneCountInString(tg.Name) > 500:
+		return Invalid(OpAct, "request.target.name", "name longer than 500 characters")
+	}
+	has := map[string]bool{"text": r.Text != nil, "option": r.Option != "", "key": r.Key != "", "files": r.Files != nil}
+	needs := map[string]string{ActType: "text", ActSelect: "option", ActPress: "key", ActUpload: "files"}
+	switch r.Action {
+	case ActClick, ActType, ActSelect, ActCheck, ActUncheck, ActPress, ActUpload:
+	default:
+		return Invalid(OpAct, "request.action", "expected one of click, type, select, check, uncheck, press, upload")
+	}
+	for field, present := range has {
+		want := needs[r.Action] == field
+		if present && !want {
+			return Invalid(OpAct, "request."+field, "%q does not go with action %q", field, r.Action)
+		}
+		if want && !present {
+			return Invalid(OpAct, "request."+field, "action %q needs %q", r.Action, field)
+		}
+	}
+	if r.Text != nil && r.Text.EnvName() == "" && r.Text.Len() > 100000 {
+		return Invalid(OpAct, "request.text", "text longer than 100000 characters")
+	}
+	if r.Action == ActPress && !validKey(r.Key) {
+		return Invalid(OpAct, "request.key", "expected one printable character or one of %v", NamedKeys)
+	}
+	if r.Action == ActUpload {
+		if len(r.Files) == 0 || len(r.Files) > 32 {
+			return Invalid(OpAct, "request.files", "expected 1–32 file paths")
+		}
+		for i, f := range r.Files {
+			if f == "" || len(f) > 4096 {
+				return Invalid(OpAct, "request.files["+strconv.Itoa(i)+"]", "expected a file path")
+			}
+		}
+	}
+	return nil
+}
+
+func validKey(k string) bool {
+	if utf8.RuneCountInString(k) == 1 {
+		r, _ := utf8.DecodeRuneInString(k)
+		return r >= ' ' && r != 0x7f
+	}
+	for _, n := range NamedKeys {
+		if k == n {
+			return true
+		}
+	}
+	return false
+}
+
+func (r WaitPopup) Validate() error { return checkTab(OpWaitPopup, "request.opener", r.Opener, false) }

@@ -178,6 +178,10 @@ func (w *Worker) discover(ctx context.Context) error {
 			actx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
 			if _, err := w.attach(actx, in.TargetID); err != nil {
 				w.log.Printf("attach to new tab: %v", err)
+			} else if in.OpenerID != nil {
+				w.mu.Lock()
+				w.notePopup(*in.OpenerID, in.TargetID)
+				w.mu.Unlock()
 			}
 			cancel()
 		}

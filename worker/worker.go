@@ -46,6 +46,7 @@ type Worker struct {
 	tabs     map[target.ID]*tab
 	seq      int
 	selected target.ID // "" when no tab is selected
+	popups   popupQueue
 }
 
 // Run connects to the browser, creates the worker's browser context and first tab within the
@@ -203,6 +204,12 @@ func (w *Worker) Handle(ctx context.Context, op transport.Operation, octx *trans
 		return w.selectTab(ctx, r)
 	case *transport.CloseTab:
 		return w.closeTab(ctx, r)
+	case *transport.Observe:
+		return w.observe(ctx, r)
+	case *transport.Act:
+		return w.act(ctx, r)
+	case *transport.WaitPopup:
+		return w.waitPopup(ctx, r)
 	case *transport.Close:
 		w.teardown()
 		return &transport.CloseResult{Closed: true}, nil

@@ -238,3 +238,34 @@ func TestAttachDoesNotOwnTheBrowser(t *testing.T) {
 		t.Fatalf("unreachable --cdp-url: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 }
+
+// TestExamples runs scenarios/examples: seed 002's popup example and the step example
+// (acceptance 1 of the page model), each against the fixture as a managed server.
+func TestExamples(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "results")
+	res := runCLI(t, nil, "run", "--out", out, "../../scenarios/examples")
+	if res.code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
+	}
+	r := readReport(t, filepath.Join(out, "report.json"))
+	var popup scenario.ScenarioReport
+	for _, s := range r.Scenarios {
+		if s.ID == "popup-check" {
+			popup = s
+		}
+	}
+	byID := map[string]json.RawMessage{}
+	for _, op := range popup.Operations {
+		byID[op.ID] = op.Result
+	}
+	var sel struct{ SelectedTab string }
+	var pop struct {
+		Popup, Opener string
+		AutoSwitched  bool
+	}
+	json.Unmarshal(byID["selected"], &sel)
+	json.Unmarshal(byID["popup"], &pop)
+	if sel.SelectedTab != "t1" || pop.Opener != "t1" || pop.Popup == "" || pop.Popup == "t1" || pop.AutoSwitched {
+		t.Fatalf("tab references did not resolve as the seed says: selected %s, popup %s", byID["selected"], byID["popup"])
+	}
+}

@@ -2,6 +2,7 @@ package runtimetest
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/runtime"
@@ -19,7 +20,11 @@ func Open(t testing.TB, origins ...string) *runtime.Runtime {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt, err := runtime.Open(context.Background(), runtime.Options{CDPURL: b.WebSocketURL(), WorkerPath: bin, WorkerArgs: []string{"worker"}, AllowedOrigins: origins})
+	opts := runtime.Options{CDPURL: b.WebSocketURL(), WorkerPath: bin, WorkerArgs: []string{"worker"}, AllowedOrigins: origins}
+	if os.Getenv("FASTBROWSER_DEBUG") != "" {
+		opts.Log = os.Stderr // the worker's log, for debugging a failing test
+	}
+	rt, err := runtime.Open(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("runtime.Open: %v", err)
 	}

@@ -1,0 +1,65 @@
+package runtime
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// prepareAct resolves what only the runtime may decide before an act reaches the worker:
+// {"env":…} text is read from the session's environment (the value is a secret from then
+// on), and upload paths must lie under the working directory.
+func (r *Runtime) prepareAct(a *transport.Act) error {
+	if a.Text != nil {
+		t, err := a.Text.Resolve(transport.OpAct, r.lookupEnv)
+		if err != nil {
+			return err
+		}
+		a.Text = t
+	}
+	if a.Action == transport.ActUpload {
+		files, err := underWorkDir(a.Files)
+		if err != nil {
+			return err
+		}
+		a.Files = files
+	}
+	return nil
+}
+
+// underWorkDir makes each path absolute and refuses one that leaves the working directory,
+// after symlinks are followed, or that is not a regular file.
+func underWorkDir(files []string) ([]string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, transport.Invalid(transport.OpAct, "request.files", "the working directory is unavailable")
+	}
+	root, err := filepath.EvalSymlinks(wd)
+	if err != nil {
+		return nil, transport.Invalid(transport.OpAct, "request.files", "the working directory is unavailable")
+	}
+	out := make([]string, len(files))
+	for i, f := range files {
+		path := "request.files[" + strconv.Itoa(i) + "]"
+		p := f
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(wd, p)
+		}
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return nil, transport.Invalid(transport.OpAct, path, "no such file under the working directory")
+		}
+		if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
+			return nil, transport.NewError(transport.OpAct, transport.PhasePolicy, transport.CodeInvalidRequest, transport.RetryNever, transport.NotAttempted,
+				"upload paths must be under the working directory").WithPath(path)
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
+			return nil, transport.Invalid(transport.OpAct, path, "not a regular file")
+		}
+		out[i] = real
+	}
+	return out, nil
+}

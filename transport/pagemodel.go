@@ -1,0 +1,141 @@
+package transport
+
+// The page model: observe, act and waitPopup (issue 3).
+
+// Op names of the page model.
+const (
+	OpObserve   = "observe"
+	OpAct       = "act"
+	OpWaitPopup = "waitPopup"
+)
+
+// Observe asks for the page outline.
+type Observe struct {
+	Tab          string `json:"tab,omitempty"`
+	MaxNodes     int    `json:"maxNodes,omitempty"`
+	MaxDepth     int    `json:"maxDepth,omitempty"`
+	MaxTextChars int    `json:"maxTextChars,omitempty"`
+}
+
+// Page classes an outline can carry (docs/protocol.md "Page classes").
+const (
+	PageNormal    = "normal"
+	PageLogin     = "login"
+	PageBotCheck  = "bot_check"
+	PageHTTPError = "http_error"
+)
+
+// OutlineNode is one element of the outline. Values of text fields are never included.
+type OutlineNode struct {
+	Ref      string        `json:"ref,omitempty"`      // e12: an actionable element, bound to tab and documentId
+	Role     string        `json:"role"`               // ARIA role (heading, textbox, button, link, table, row, …)
+	Name     string        `json:"name,omitempty"`     // accessible name
+	Text     string        `json:"text,omitempty"`     // static text (role "text")
+	Level    int           `json:"level,omitempty"`    // heading level
+	Checked  string        `json:"checked,omitempty"`  // "true" | "false" | "mixed" for checkboxes, radios, switches
+	Selected string        `json:"selected,omitempty"` // a select's chosen option label
+	Options  []string      `json:"options,omitempty"`  // a select's option labels
+	Href     string        `json:"href,omitempty"`     // a link's address: a path on the page's own origin
+	Disabled bool          `json:"disabled,omitempty"`
+	Required bool          `json:"required,omitempty"`
+	More     int           `json:"more,omitempty"` // on a collapsed group: how many alike children were left out
+	Children []OutlineNode `json:"children,omitempty"`
+}
+
+// ObserveResult is the outline and what it describes.
+type ObserveResult struct {
+	Tab        string        `json:"tab"`
+	URL        string        `json:"url"`
+	Title      string        `json:"title"`
+	DocumentID string        `json:"documentId"`
+	PageClass  string        `json:"pageClass"`
+	Truncated  bool          `json:"truncated"`
+	Nodes      []OutlineNode `json:"nodes"`
+	Text       string        `json:"text"` // the compact rendering for people and models
+}
+
+func (Observe) OpName() string              { return OpObserve }
+func (Observe) Mutates() bool               { return false }
+func (r *Observe) TabRefs() []*string       { return tabs(&r.Tab) }
+func (Observe) newResult() Result           { return &ObserveResult{} }
+func (Observe) resultOf() ObserveResult     { return ObserveResult{} }
+func (r *ObserveResult) TabRefs() []*string { return tabs(&r.Tab) }
+
+// Act actions.
+const (
+	ActClick   = "click"
+	ActType    = "type"
+	ActSelect  = "select"
+	ActCheck   = "check"
+	ActUncheck = "uncheck"
+	ActPress   = "press"
+	ActUpload  = "upload"
+)
+
+// Target names one element: by outline ref, or by role and accessible name.
+type Target struct {
+	Ref   string `json:"ref,omitempty"`
+	Role  string `json:"role,omitempty"`
+	Name  string `json:"name,omitempty"`
+	Exact *bool  `json:"exact,omitempty"` // role+name: exact name match (default true)
+}
+
+// Act performs one action on one element.
+type Act struct {
+	Tab    string   `json:"tab,omitempty"`
+	Action string   `json:"action" required:"true"`
+	Target Target   `json:"target" required:"true"`
+	Text   *Text    `json:"text,omitempty"`   // type
+	Option string   `json:"option,omitempty"` // select: label, else value
+	Key    string   `json:"key,omitempty"`    // press
+	Files  []string `json:"files,omitempty"`  // upload: paths under the working directory
+}
+
+// Receipt records what an action did, never what was typed.
+type Receipt struct {
+	Action      string `json:"action"`
+	Ref         string `json:"ref"`
+	Role        string `json:"role"`
+	Name        string `json:"name"`
+	TypedLength *int   `json:"typedLength,omitempty"`
+	Option      string `json:"option,omitempty"`
+	Key         string `json:"key,omitempty"`
+	Checked     string `json:"checked,omitempty"`
+	Files       int    `json:"files,omitempty"`
+}
+
+// ActResult is the receipt and what the action's effect was seen to be.
+type ActResult struct {
+	Tab           string        `json:"tab"`
+	Receipt       Receipt       `json:"receipt"`
+	MutationState MutationState `json:"mutationState"` // verified or unknown
+	DocumentID    string        `json:"documentId"`    // after the action
+}
+
+func (Act) OpName() string              { return OpAct }
+func (Act) Mutates() bool               { return true }
+func (r *Act) TabRefs() []*string       { return tabs(&r.Tab) }
+func (Act) newResult() Result           { return &ActResult{} }
+func (Act) resultOf() ActResult         { return ActResult{} }
+func (r *ActResult) TabRefs() []*string { return tabs(&r.Tab) }
+
+// WaitPopup waits for a popup opened by opener (default: the selected tab). A popup opened
+// before the wait is not lost: the oldest unclaimed one is returned at once.
+type WaitPopup struct {
+	Opener string `json:"opener,omitempty"`
+}
+
+// WaitPopupResult is an owned handle; the selection does not change.
+type WaitPopupResult struct {
+	Popup        string `json:"popup"`
+	Opener       string `json:"opener"`
+	URL          string `json:"url"`
+	AutoSwitched bool   `json:"autoSwitched"`
+}
+
+func (WaitPopup) OpName() string              { return OpWaitPopup }
+func (WaitPopup) Mutates() bool               { return false }
+func (r *WaitPopup) TabRefs() []*string       { return tabs(&r.Opener) }
+func (WaitPopup) newResult() Result           { return &WaitPopupResult{} }
+func (WaitPopup) resultOf() WaitPopupResult   { return WaitPopupResult{} }
+func (r *WaitPopupResult) TabRefs() []*string { return tabs(&r.Popup, &r.Opener) }

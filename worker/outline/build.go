@@ -1,0 +1,21 @@
+package outline
+
+// Build turns frames' accessibility trees into the bounded outline. It is pure: no CDP, no
+// I/O; the only call out is Options.RefFor.
+func Build(frames []Frame, opts Options) Outline {
+	c := newConverter(frames, opts.PageURL)
+	all := c.convert()
+	// Judged before collapsing, which drops the text of summarised records.
+	botCheck := c.robot || anyChallenge(all)
+	tree := collapse(contentFirst(all))
+	e := &emitter{opts: opts}
+	nodes := e.emit(tree, 1)
+	return Outline{
+		Nodes:     nodes,
+		Text:      render(nodes, e.truncated),
+		Truncated: e.truncated,
+		Elements:  e.elements,
+		password:  c.password,
+		botCheck:  botCheck,
+	}
+}

@@ -1,0 +1,55 @@
+package outline
+
+import (
+	"github.com/mafredri/cdp/protocol/accessibility"
+	"github.com/mafredri/cdp/protocol/dom"
+
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// Frame is one frame's accessibility tree as Chromium returned it.
+type Frame struct {
+	Nodes []accessibility.AXNode // Accessibility.getFullAXTree for this frame
+	Owner dom.BackendNodeID      // the <iframe> element in the parent frame; 0 for the main frame
+
+	// Passwords lists the page's <input type=password> elements; only membership is read, so
+	// one list for the whole page may be given to every frame. Chromium's AX tree gives a
+	// password field the role textbox and, while it is empty, nothing else that tells it
+	// apart, so the worker asks the DOM (DOM.performSearch for input[type="password" i]
+	// finds them in every same-process frame at once). A password field holding a value is
+	// recognised without it: Chromium reports the value masked.
+	Passwords []dom.BackendNodeID
+}
+
+// Options are one outline's budgets and the worker's hooks.
+type Options struct {
+	MaxNodes, MaxDepth, MaxTextChars int // resolved budgets (> 0)
+
+	// PageURL is the page's URL: links on its origin render as path and query, links
+	// elsewhere as origin and path (never a query); fragments never.
+	PageURL string
+
+	// RefFor returns the worker's stable ref for an element. Build calls it once for each
+	// element that gets a ref, in output order. Nil numbers them e1, e2, … in output order.
+	RefFor func(dom.BackendNodeID) string
+}
+
+// Element is one element an action can target.
+type Element struct {
+	Ref      string
+	Backend  dom.BackendNodeID
+	Role     string // the outline's role: "password" and "file" included
+	Name     string
+	Disabled bool
+}
+
+// Outline is the bounded page outline.
+type Outline struct {
+	Nodes     []transport.OutlineNode
+	Text      string // compact rendering (see the package doc)
+	Truncated bool
+	Elements  []Element // every node that got a ref, in output order
+
+	// What Classify needs to know about the whole page, budgets aside.
+	password, botCheck bool
+}
