@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -111,4 +112,71 @@ func directTab(b *testing.B, url string) (*cdp.Client, func()) {
 		_ = bc.Target.DisposeBrowserContext(ctx, target.NewDisposeBrowserContextArgs(bctx.BrowserContextID))
 		bconn.Close()
 	}
+}
+
+// BenchmarkObserveBig is the page model's acceptance 6: observe on the fixture's /big page
+// (about 2,000 elements) with default budgets and with the largest ones, reporting the median
+// time and the outline's size (JSON nodes and text rendering).
+func BenchmarkObserveBig(b *testing.B) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	rt := runtimetest.Open(b)
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/big"}); err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		req  transport.Observe
+	}{
+		{"default-budgets", transport.Observe{}},
+		{"max-budgets", transport.Observe{MaxNodes: 5000, MaxDepth: 64, MaxTextChars: 100000}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			times := make([]time.Duration, 0, b.N)
+			var last transport.ObserveResult
+			for range b.N {
+				t0 := time.Now()
+				ob, err := transport.Dispatch(bg, rt, bc.req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				times, last = append(times, time.Since(t0)), ob
+			}
+			nodes, _ := json.Marshal(last.Nodes)
+			b.ReportMetric(float64(median(times).Microseconds()), "median-µs")
+			b.ReportMetric(float64(len(nodes)), "json-bytes")
+			b.ReportMetric(float64(len(last.Text)), "text-bytes")
+			if bc.req.MaxNodes == 0 && !last.Truncated {
+				b.Fatal("default budgets did not truncate a 2,000-element page")
+			}
+		})
+	}
+}
+
+// BenchmarkActClick is one act click round trip (locate by ref, actionability checks, real
+// mouse events, verification) through runtime → transport → worker → CDP.
+func BenchmarkActClick(b *testing.B) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	rt := runtimetest.Open(b)
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/controls"}); err != nil {
+		b.Fatal(err)
+	}
+	ob, err := transport.Dispatch(bg, rt, transport.Observe{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ref := findRef(ob.Nodes, "button", "Save")
+	times := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		res, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Ref: ref}})
+		if err != nil || res.MutationState != transport.Verified {
+			b.Fatalf("click: %+v %v", res, err)
+		}
+		times = append(times, time.Since(t0))
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(median(times).Microseconds()), "median-µs")
 }

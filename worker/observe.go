@@ -61,6 +61,19 @@ func (w *Worker) observe(ctx context.Context, r *transport.Observe) (transport.R
 // another process (cross-origin iframes under site isolation) are left out: reading them
 // needs a session of their own.
 func (w *Worker) axFrames(ctx context.Context, t *tab) ([]outline.Frame, error) {
+	// With the Accessibility domain enabled Chromium keeps the tree up to date instead of
+	// building it from scratch for every getFullAXTree.
+	t.mu.Lock()
+	enabled := t.axEnabled
+	t.mu.Unlock()
+	if !enabled {
+		if err := t.c.Accessibility.Enable(ctx); err != nil {
+			return nil, err
+		}
+		t.mu.Lock()
+		t.axEnabled = true
+		t.mu.Unlock()
+	}
 	tree, err := t.c.Page.GetFrameTree(ctx)
 	if err != nil {
 		return nil, err

@@ -33,8 +33,9 @@ type tab struct {
 	world       cdpruntime.ExecutionContextID // isolated world for our fixed scripts
 	worldLoader string                        // document the world belongs to
 
-	status int       // HTTP status of the last navigation or reload (0: unknown)
-	refs   *refTable // outline refs of the current document
+	status    int       // HTTP status of the last navigation or reload (0: unknown)
+	axEnabled bool      // the Accessibility domain is on for this tab
+	refs      *refTable // outline refs of the current document
 }
 
 // documentID is the opaque id of the tab's committed document; it changes on every

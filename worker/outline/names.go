@@ -20,11 +20,11 @@ func (x *frameIndex) safeName(n *axNode) string {
 	roots := x.nameRoots(n)
 	leaks := false
 	for _, r := range roots {
-		eachValue(r, n, func(v string) {
+		x.eachValue(r, n, func(v string) {
 			if v != "" && strings.Contains(name, v) {
 				leaks = true
 			}
-		}, x)
+		})
 	}
 	if !leaks {
 		return name
@@ -106,7 +106,7 @@ func (x *frameIndex) hasValued(n *axNode) bool {
 
 // eachValue calls f with the folded value of every field under r. self, the node being
 // named, is skipped: a field's own name never embeds its own value.
-func eachValue(r, self *axNode, f func(string), x *frameIndex) {
+func (x *frameIndex) eachValue(r, self *axNode, f func(string)) {
 	var walk func(n *axNode, depth int)
 	walk = func(n *axNode, depth int) {
 		if depth > 256 || !x.hasValued(n) {
