@@ -307,3 +307,29 @@ func TestWaitPopup(t *testing.T) {
 	_, err = transport.Dispatch(bg, rt, transport.WaitPopup{})
 	wantCode(t, err, transport.CodeTimeout, transport.NotAttempted)
 }
+
+func TestObserveClassifiesPages(t *testing.T) {
+	t.Parallel()
+	site := runtimetest.Fixture()
+	defer site.Close()
+	rt := runtimetest.Open(t)
+	for path, want := range map[string]string{
+		"/form": transport.PageLogin, "/login": transport.PageLogin, "/captcha": transport.PageBotCheck,
+		"/status/404": transport.PageHTTPError, "/about": transport.PageNormal,
+	} {
+		if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + path}); err != nil {
+			t.Fatal(err)
+		}
+		ob := observe(t, rt)
+		if ob.PageClass != want {
+			t.Errorf("%s: page class %q, want %q\n%s", path, ob.PageClass, want, ob.Text)
+		}
+	}
+	// An empty password field renders as a password, never with a value.
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/form"}); err != nil {
+		t.Fatal(err)
+	}
+	if ob := observe(t, rt); findRef(ob.Nodes, "password", "Password") == "" {
+		t.Errorf("no password field in the /form outline:\n%s", ob.Text)
+	}
+}

@@ -105,5 +105,43 @@ func (w *Worker) axFrames(ctx context.Context, t *tab) ([]outline.Frame, error) 
 	if err := walk(tree.FrameTree, true); err != nil {
 		return nil, err
 	}
+	// Chromium gives an empty password field the plain textbox role; the outline needs to
+	// know which fields are passwords to render and classify them (never to read them).
+	pw, err := passwordFields(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	for i := range frames {
+		frames[i].Passwords = pw
+	}
 	return frames, nil
+}
+
+// passwordFields finds every password input of the tab's document and its same-process
+// frames with one DOM search.
+func passwordFields(ctx context.Context, t *tab) ([]dom.BackendNodeID, error) {
+	if _, err := t.c.DOM.GetDocument(ctx, dom.NewGetDocumentArgs().SetDepth(0)); err != nil {
+		return nil, err
+	}
+	s, err := t.c.DOM.PerformSearch(ctx, dom.NewPerformSearchArgs(`input[type="password" i]`))
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = t.c.DOM.DiscardSearchResults(ctx, dom.NewDiscardSearchResultsArgs(s.SearchID)) }()
+	if s.ResultCount == 0 {
+		return nil, nil
+	}
+	res, err := t.c.DOM.GetSearchResults(ctx, dom.NewGetSearchResultsArgs(s.SearchID, 0, s.ResultCount))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]dom.BackendNodeID, 0, len(res.NodeIDs))
+	for _, id := range res.NodeIDs {
+		d, err := t.c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetNodeID(id))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d.Node.BackendNodeID)
+	}
+	return out, nil
 }
