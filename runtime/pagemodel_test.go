@@ -2,8 +2,6 @@ package runtime_test
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,22 +11,6 @@ import (
 	"github.com/fastbrowser/fastbrowser/scenarios/fixture"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
-
-// clicks reads the fixture's server-side click counters.
-func clicks(t *testing.T, base string) map[string]int {
-	t.Helper()
-	resp, err := http.Get(base + "/clicks")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var m map[string]int
-	b, _ := io.ReadAll(resp.Body)
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("/clicks: %s", b)
-	}
-	return m
-}
 
 // findRef returns the ref of the first outline node with role and name.
 func findRef(nodes []transport.OutlineNode, role, name string) string {
@@ -107,7 +89,7 @@ func TestActRefusals(t *testing.T) {
 	}
 	_, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Covered button"}})
 	wantCode(t, err, transport.CodeElementNotActionable, transport.NotAttempted)
-	if n := clicks(t, site.URL)["covered"]; n != 0 {
+	if n := runtimetest.Clicks(t, site.URL)["covered"]; n != 0 {
 		t.Fatalf("covered button was clicked %d times", n)
 	}
 	// Without the overlay the same click lands and is verified.
@@ -142,7 +124,7 @@ func TestActRefusals(t *testing.T) {
 	}
 	_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Ref: ref}})
 	wantCode(t, err, transport.CodeStaleDocument, transport.NotAttempted)
-	if n := clicks(t, site.URL)["delete"]; n != 0 {
+	if n := runtimetest.Clicks(t, site.URL)["delete"]; n != 0 {
 		t.Fatalf("delete clicked %d times", n)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -259,20 +258,6 @@ func TestScenarioBudgetEndsRun(t *testing.T) {
 	}
 }
 
-func clickCounts(t *testing.T, base string) map[string]int {
-	t.Helper()
-	resp, err := http.Get(base + "/clicks")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	m := map[string]int{}
-	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // TestStepPostconditionNeverHolds is acceptance 4 of the page model: postcondition_failed,
 // unknown, and exactly one click reached the page.
 func TestStepPostconditionNeverHolds(t *testing.T) {
@@ -298,7 +283,7 @@ func TestStepPostconditionNeverHolds(t *testing.T) {
 		e.Retry != transport.RetryUnsafe || e.Operation != "step" {
 		t.Fatalf("step error %+v", e)
 	}
-	if n := clickCounts(t, site.URL)["nothing"]; n != 1 {
+	if n := runtimetest.Clicks(t, site.URL)["nothing"]; n != 1 {
 		t.Fatalf("the page saw %d clicks, want exactly 1", n)
 	}
 }
@@ -324,7 +309,7 @@ func TestStepPasses(t *testing.T) {
 	if err := json.Unmarshal(rep.Operations[1].Result, &sr); err != nil || sr.MatchedBy != "caseInsensitive" || sr.MutationState != transport.Verified || sr.Receipt.Name != "Continue" {
 		t.Fatalf("step result %s", rep.Operations[1].Result)
 	}
-	if n := clickCounts(t, site.URL)["replace"]; n != 1 {
+	if n := runtimetest.Clicks(t, site.URL)["replace"]; n != 1 {
 		t.Fatalf("clicks %d", n)
 	}
 }
@@ -347,7 +332,7 @@ func TestStepAmbiguousIsRefused(t *testing.T) {
 	if e == nil || e.Code != transport.CodeElementAmbiguous || e.MutationState != transport.NotAttempted {
 		t.Fatalf("error %+v", e)
 	}
-	if n := clickCounts(t, site.URL)["delete"]; n != 0 {
+	if n := runtimetest.Clicks(t, site.URL)["delete"]; n != 0 {
 		t.Fatalf("an ambiguous step clicked %d times", n)
 	}
 }

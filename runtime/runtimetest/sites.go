@@ -1,9 +1,11 @@
 package runtimetest
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
+	"testing"
 
 	"github.com/fastbrowser/fastbrowser/scenarios/fixture"
 )
@@ -31,3 +33,19 @@ func NewCanary() *Canary {
 
 // Hits is how many requests reached the canary.
 func (c *Canary) Hits() int64 { return c.hits.Load() }
+
+// Clicks reads the fixture's server-side click counters (GET /clicks): how many clicks each
+// fixture page reported, so a test can prove how many inputs reached the page.
+func Clicks(t testing.TB, base string) map[string]int {
+	t.Helper()
+	resp, err := http.Get(base + "/clicks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	m := map[string]int{}
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		t.Fatalf("/clicks: %v", err)
+	}
+	return m
+}
