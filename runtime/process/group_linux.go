@@ -1,7 +1,11 @@
 package process
 
 import (
+	"bytes"
 	"errors"
+	"os"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -30,4 +34,36 @@ func (p *Process) signalGroup(sig syscall.Signal) error {
 		return nil
 	}
 	return err
+}
+
+// groupHasLive reports whether any process of the group is still running (zombies, which
+// only wait for their parent to collect them, do not count). It reads /proc: a SIGKILL is
+// delivered asynchronously, so "signal sent" is not yet "group gone".
+func groupHasLive(pgid int) bool {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp …: the fields after the last ")".
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if g, err := strconv.Atoi(f[2]); err == nil && g == pgid {
+			return true
+		}
+	}
+	return false
 }

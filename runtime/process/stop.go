@@ -37,14 +37,24 @@ func (p *Process) stop(grace time.Duration) error {
 	return p.Kill()
 }
 
-// Kill SIGKILLs the child's process group now and waits (bounded) for the child's reap. It
-// may be called at any time, also during or after Stop.
+// Kill SIGKILLs the child's process group now and waits (bounded) for the child's reap and
+// for every other member of the group to be gone. It may be called at any time, also during
+// or after Stop.
 func (p *Process) Kill() error {
 	sigErr := p.signalGroup(syscall.SIGKILL)
 	t := time.NewTimer(killReapWait)
 	defer t.Stop()
 	select {
 	case <-p.done:
+		// The child is reaped; give the rest of its group the same bound to die, so a
+		// caller that returns from Stop can rely on nothing of it still running.
+		for p.pgid > 1 && groupHasLive(p.pgid) {
+			select {
+			case <-t.C:
+				return fmt.Errorf("process: group %d still running %s after SIGKILL", p.pgid, killReapWait)
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
 		return nil
 	case <-t.C:
 		if sigErr != nil {
