@@ -3,16 +3,21 @@ module github.com/fastbrowser/fastbrowser
 go 1.26.8
 
 require (
+	github.com/hashicorp/go-multierror v1.1.1
+	github.com/mafredri/cdp v0.35.0
+	github.com/sethvargo/go-retry v0.5.0
+	github.com/tidwall/gjson v1.20.2
+	github.com/urfave/cli/v2 v2.27.7
+	golang.org/x/net v0.63.0
+)
+
+require (
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/gorilla/websocket v1.5.3 // indirect
 	github.com/hashicorp/errwrap v1.0.0 // indirect
-	github.com/hashicorp/go-multierror v1.1.1 // indirect
-	github.com/mafredri/cdp v0.35.0 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
-	github.com/sethvargo/go-retry v0.5.0 // indirect
-	github.com/tidwall/gjson v1.20.2 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.3.0 // indirect
-	github.com/urfave/cli/v2 v2.27.7 // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
+	golang.org/x/text v0.44.0 // indirect
 )

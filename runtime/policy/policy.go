@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/net/idna"
+
 	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
@@ -79,13 +81,12 @@ func (p Policy) Narrow(list []string) (Policy, error) {
 	n := Policy{origins: map[string]bool{}}
 	for i, o := range list {
 		if o == Any {
+			// Narrowing names exact origins; "*" would widen a restricted base and
+			// narrows nothing under a "*" one.
 			if !p.any {
 				return Policy{}, &DeniedError{Reason: "\"*\" is wider than the session's origins"}
 			}
-			if len(list) != 1 {
-				return Policy{}, fmt.Errorf("entry %d: \"*\" cannot be mixed with origins", i)
-			}
-			return AllowAll(), nil
+			return Policy{}, fmt.Errorf("entry %d: narrowing needs exact origins, not \"*\"", i)
 		}
 		norm, err := NormalizeOrigin(o)
 		if err != nil {
@@ -124,12 +125,31 @@ func NormalizeOrigin(s string) (string, error) {
 	if strings.Contains(u.Host, "*") {
 		return "", fmt.Errorf("%q has a wildcard; origins are exact", clip(s))
 	}
+	if _, err := asciiHost(u.Hostname()); err != nil {
+		return "", fmt.Errorf("%q has an invalid host name", clip(s))
+	}
 	return originOf(u), nil
+}
+
+// idnaProfile maps a host the way a browser's URL parser does (UTS #46, transitional off),
+// so a Unicode host and its punycode form are the same origin.
+var idnaProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.BidiRule())
+
+// asciiHost lower-cases a host and converts an internationalised name to its ASCII (punycode)
+// form; IP literals pass through.
+func asciiHost(host string) (string, error) {
+	if net.ParseIP(host) != nil {
+		return strings.ToLower(host), nil
+	}
+	return idnaProfile.ToASCII(host)
 }
 
 // originOf gives the normalised origin of a parsed http(s) URL.
 func originOf(u *url.URL) string {
-	host := strings.ToLower(u.Hostname())
+	host, err := asciiHost(u.Hostname())
+	if err != nil {
+		host = strings.ToLower(u.Hostname()) // CheckURL refused such a host already
+	}
 	port := u.Port()
 	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
 		port = ""
@@ -165,6 +185,9 @@ func (p Policy) CheckURL(raw string) (string, error) {
 	}
 	if u.Host == "" {
 		return "", &DeniedError{Reason: "URL has no host"}
+	}
+	if _, err := asciiHost(u.Hostname()); err != nil {
+		return "", &DeniedError{Reason: "URL has an invalid host name"}
 	}
 	origin := originOf(u)
 	if !p.AllowsOrigin(origin) {

@@ -70,3 +70,39 @@ func TestNarrow(t *testing.T) {
 		t.Errorf("invalid entry: %v", err)
 	}
 }
+
+func TestInternationalisedHostsNormalise(t *testing.T) {
+	got, err := NormalizeOrigin("https://BÜCHER.example")
+	if err != nil || got != "https://xn--bcher-kva.example" {
+		t.Fatalf("IDNA origin = %q, %v", got, err)
+	}
+	p, _ := Parse([]string{"https://bücher.example"})
+	if _, err := p.CheckURL("https://xn--bcher-kva.example/a"); err != nil {
+		t.Errorf("punycode form of an allowed Unicode origin refused: %v", err)
+	}
+	if _, err := p.CheckURL("https://BÜCHER.example/a"); err != nil {
+		t.Errorf("upper-case Unicode host refused: %v", err)
+	}
+}
+
+// TestOriginConfusables is the egress issue's acceptance 4: exact comparison refuses look-alikes.
+func TestOriginConfusables(t *testing.T) {
+	p, _ := Parse([]string{"http://127.0.0.1:4310"})
+	for _, bad := range []string{
+		"http://127.0.0.1:4310.evil.test/", "http://127.0.0.1:4310@evil.test/", "http://127.0.0.1:4311/",
+		"https://127.0.0.1:4310/", "http://127.0.0.1/", "http://127.0.0.1:4310\\@evil.test/", "http://[::1]:4310/",
+	} {
+		if _, err := p.CheckURL(bad); err == nil {
+			t.Errorf("CheckURL(%q) allowed a look-alike", bad)
+		}
+	}
+	for _, good := range []string{"HTTP://127.0.0.1:4310/x", "http://127.0.0.1:4310", "http://127.0.0.1:4310/?q#f"} {
+		if _, err := p.CheckURL(good); err != nil {
+			t.Errorf("CheckURL(%q) = %v", good, err)
+		}
+	}
+	h, _ := Parse([]string{"http://Example.COM"})
+	if _, err := h.CheckURL("http://EXAMPLE.com:80/"); err != nil {
+		t.Errorf("case and default port variants: %v", err)
+	}
+}
