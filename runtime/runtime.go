@@ -121,6 +121,13 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 		return nil, err
 	}
 	switch req := op.(type) {
+	case *transport.NarrowOriginPolicy:
+		// Answered here: a context is the runtime's to give, and nothing reaches the page.
+		p, err := r.narrow(name, "request.origins", req.Origins)
+		if err != nil {
+			return nil, err
+		}
+		return &transport.NarrowOriginPolicyResult{Context: transport.OperationContext{Origins: p.Origins()}}, nil
 	case *transport.Navigate:
 		if _, err := pol.CheckURL(req.URL); err != nil {
 			return nil, transport.NewError(name, transport.PhasePolicy, transport.CodeOriginDenied, transport.RetryNever, transport.NotAttempted, "%s", err.Error()).WithPath("request.url")
@@ -151,15 +158,7 @@ func (r *Runtime) effective(op string, octx *transport.OperationContext) (policy
 	if octx == nil {
 		return r.base, nil
 	}
-	p, err := r.base.Narrow(octx.Origins)
-	if err != nil {
-		var de *policy.DeniedError
-		if errors.As(err, &de) {
-			return policy.Policy{}, transport.NewError(op, transport.PhasePolicy, transport.CodeOriginDenied, transport.RetryNever, transport.NotAttempted, "%s", de.Reason).WithPath("context.origins")
-		}
-		return policy.Policy{}, transport.Invalid(op, "context.origins", "%s", err.Error())
-	}
-	return p, nil
+	return r.narrow(op, "context.origins", octx.Origins)
 }
 
 // toTargets rewrites the request's tab handles to worker target IDs in place.

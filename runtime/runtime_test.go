@@ -269,3 +269,52 @@ func TestParallelSessionsAreIndependent(t *testing.T) {
 		t.Fatalf("session a lists %d tabs", len(la.Tabs))
 	}
 }
+
+// TestNarrowOriginPolicy is the egress issue's acceptance 3 at the runtime: deny by default,
+// exact origins inside the base only, and omitting the context restores the base.
+func TestNarrowOriginPolicy(t *testing.T) {
+	t.Parallel()
+	site := runtimetest.Fixture()
+	defer site.Close()
+	other := runtimetest.Fixture()
+	defer other.Close()
+	rt := runtimetest.Open(t, site.URL, other.URL)
+	host := strings.TrimPrefix(site.URL, "http://")
+	for _, tc := range []struct {
+		origins []string
+		code    transport.Code
+	}{
+		{[]string{}, transport.CodeInvalidRequest},
+		{[]string{"*"}, transport.CodeOriginDenied},
+		{[]string{"http://evil.test"}, transport.CodeOriginDenied},
+		{[]string{"http://user:pw@" + host}, transport.CodeInvalidRequest},
+		{[]string{site.URL + "/path"}, transport.CodeInvalidRequest},
+		{[]string{site.URL, "http://evil.test"}, transport.CodeOriginDenied},
+	} {
+		_, err := transport.Dispatch(bg, rt, transport.NarrowOriginPolicy{Origins: tc.origins})
+		oe := wantCode(t, err, tc.code, transport.NotAttempted)
+		if oe.Path != "request.origins" || strings.Contains(oe.Message, "pw@") {
+			t.Errorf("%v: %+v", tc.origins, oe)
+		}
+	}
+	res, err := transport.Dispatch(bg, rt, transport.NarrowOriginPolicy{Origins: []string{strings.ToUpper(site.URL[:4]) + site.URL[4:]}})
+	if err != nil || len(res.Context.Origins) != 1 || res.Context.Origins[0] != site.URL {
+		t.Fatalf("narrow: %+v %v", res, err)
+	}
+	ctx := &res.Context
+	_, err = transport.Dispatch(bg, rt, transport.Navigate{URL: other.URL + "/"}, ctx)
+	wantCode(t, err, transport.CodeOriginDenied, transport.NotAttempted)
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/"}, ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Without the context, the base (both origins) applies again.
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: other.URL + "/"}); err != nil {
+		t.Fatalf("base not restored: %v", err)
+	}
+	// A base of one origin never widens, not even through a context.
+	one := runtimetest.Open(t, site.URL)
+	_, err = transport.Dispatch(bg, one, transport.NarrowOriginPolicy{Origins: []string{site.URL, other.URL}})
+	wantCode(t, err, transport.CodeOriginDenied, transport.NotAttempted)
+	_, err = transport.Dispatch(bg, one, transport.Navigate{URL: other.URL + "/"}, &transport.OperationContext{Origins: []string{other.URL}})
+	wantCode(t, err, transport.CodeOriginDenied, transport.NotAttempted)
+}

@@ -71,9 +71,17 @@ type Operation struct {
 	Op      string          `json:"op" required:"true"`
 	Request json.RawMessage `json:"request,omitempty"`
 	Step    json.RawMessage `json:"step,omitempty"` // op "step" only
+	// Context applies an earlier narrowOriginPolicy's context to this operation; without
+	// it the operation runs under the scenario's base origins.
+	Context *ContextRef `json:"context,omitempty"`
 
 	// req is the decoded request (relative URLs already resolved); step replaces it for
 	// op "step".
 	req  fileRequest
 	step *Step
+}
+
+// ContextRef names the narrowOriginPolicy operation whose context applies.
+type ContextRef struct {
+	Operation OpRef `json:"operation" required:"true"`
 }

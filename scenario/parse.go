@@ -302,6 +302,14 @@ func checkOperations(ops []Operation, base *url.URL) error {
 			}
 			ids[op.ID] = i
 		}
+		if op.Context != nil {
+			if op.Op == OpStep || op.Op == transport.OpNarrowOriginPolicy {
+				return fail(path+".context", "a context goes with browser operations, not with "+op.Op)
+			}
+			if _, err := checkOpRef(&op.Context.Operation, path+".context.operation", i, ops, ids, transport.OpNarrowOriginPolicy); err != nil {
+				return err
+			}
+		}
 		if op.Op == OpStep {
 			st, err := parseStep(op, path, base)
 			if err != nil {

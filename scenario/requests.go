@@ -30,6 +30,7 @@ type assertReq struct {
 	transport.Assert
 }
 type listTabsReq struct{ transport.ListTabs }
+type narrowReq struct{ transport.NarrowOriginPolicy }
 type observeReq struct {
 	Tab *TabRef `json:"tab,omitempty"`
 	transport.Observe
@@ -106,12 +107,14 @@ func newFileRequest(op string) (fileRequest, bool) {
 		return &actReq{}, true
 	case transport.OpWaitPopup:
 		return &waitPopupReq{}, true
+	case transport.OpNarrowOriginPolicy:
+		return &narrowReq{}, true
 	}
 	return nil, false
 }
 
 // fileOps lists the ops a scenario file may use, for error messages.
-const fileOps = "observe, act, step, read, assert, navigate, reload, listTabs, selectTab, waitPopup, closeTab"
+const fileOps = "observe, act, step, read, assert, navigate, reload, listTabs, selectTab, waitPopup, closeTab, narrowOriginPolicy"
 
 func decodeRequest(fr fileRequest, raw []byte, path string) error {
 	if len(raw) == 0 {
@@ -135,5 +138,12 @@ func (r *actReq) bind(tab string) transport.Operation {
 func (r *waitPopupReq) bind(tab string) transport.Operation {
 	op := r.WaitPopup
 	op.Opener = tab
+	return &op
+}
+
+func (r *narrowReq) tabRef() *TabRef { return nil }
+
+func (r *narrowReq) bind(string) transport.Operation {
+	op := r.NarrowOriginPolicy
 	return &op
 }

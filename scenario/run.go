@@ -180,7 +180,7 @@ func (s *runState) operations(ctx context.Context, rt *runtime.Runtime) error {
 			var tab string
 			tab, err = resolveTab(op.req.tabRef(), s.l.Operations, results, initial)
 			if err == nil {
-				res, err = rt.Call(ctx, op.req.bind(tab), nil)
+				res, err = rt.Call(ctx, op.req.bind(tab), contextFor(op.Context, s.l.Operations, results))
 			}
 		}
 		or.DurationMs = time.Since(started).Milliseconds()
@@ -218,16 +218,7 @@ func resolveTab(ref *TabRef, ops []Operation, results []transport.Result, initia
 	if ref.Source == "initial" {
 		return initial, nil
 	}
-	j := 0
-	if ref.Operation.ID != "" {
-		for k, op := range ops {
-			if op.ID == ref.Operation.ID {
-				j = k
-			}
-		}
-	} else {
-		j = *ref.Operation.Index
-	}
+	j := refIndex(*ref.Operation, ops)
 	notFound := func(msg string) error {
 		return transport.NewError("", transport.PhaseValidate, transport.CodeTabNotFound, transport.RetryNever, transport.NotAttempted, "%s", msg).WithPath("request.tab")
 	}
@@ -258,4 +249,29 @@ func encodeResult(res transport.Result) json.RawMessage {
 		return nil
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
+// contextFor returns the narrowed context an operation applies (nil: the base origins).
+func contextFor(ref *ContextRef, ops []Operation, results []transport.Result) *transport.OperationContext {
+	if ref == nil {
+		return nil
+	}
+	if r, ok := results[refIndex(ref.Operation, ops)].(*transport.NarrowOriginPolicyResult); ok {
+		c := r.Context
+		return &c
+	}
+	return nil
+}
+
+// refIndex is the index of the operation a validated reference names.
+func refIndex(o OpRef, ops []Operation) int {
+	if o.Index != nil {
+		return *o.Index
+	}
+	for k, op := range ops {
+		if op.ID == o.ID {
+			return k
+		}
+	}
+	return 0 // unreachable: validation proved the id exists
 }

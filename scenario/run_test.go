@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -334,5 +335,47 @@ func TestStepAmbiguousIsRefused(t *testing.T) {
 	}
 	if n := runtimetest.Clicks(t, site.URL)["delete"]; n != 0 {
 		t.Fatalf("an ambiguous step clicked %d times", n)
+	}
+}
+
+func TestNarrowingInFiles(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	canary := runtimetest.NewCanary()
+	defer canary.Close()
+	l := load(t, map[string]any{
+		"version": 1, "id": "narrowing",
+		"fixture":        map[string]any{"baseUrl": site.URL},
+		"allowedOrigins": []string{site.URL, canary.URL},
+		"operations": []any{
+			map[string]any{"id": "narrow", "op": "narrowOriginPolicy", "request": map[string]any{"origins": []string{site.URL}}},
+			map[string]any{"op": "navigate", "request": map[string]any{"url": "/about"}, "context": map[string]any{"operation": map[string]any{"id": "narrow"}}},
+			map[string]any{"op": "navigate", "request": map[string]any{"url": canary.URL + "/"}},
+			map[string]any{"op": "navigate", "request": map[string]any{"url": canary.URL + "/x"}, "context": map[string]any{"operation": map[string]any{"index": 0}}},
+		},
+	})
+	opened := 0
+	rep := Run(context.Background(), l, countingEnv(t, &opened))
+	ops := rep.Operations
+	if ops[0].Status != StatusPassed || ops[1].Status != StatusPassed || ops[2].Status != StatusPassed || ops[3].Status != StatusFailed {
+		t.Fatalf("statuses %+v", ops)
+	}
+	if ops[3].Error.Code != transport.CodeOriginDenied || ops[3].Error.MutationState != transport.NotAttempted {
+		t.Fatalf("narrowed navigation %+v", ops[3].Error)
+	}
+	if !canary.Saw("/") || canary.Saw("/x") {
+		t.Fatalf("the base-policy navigation must reach the canary and the narrowed one must not")
+	}
+	for _, bad := range []struct{ ops, path string }{
+		{`[{"op":"read","context":{"operation":{"id":"n"}}},{"id":"n","op":"narrowOriginPolicy","request":{"origins":["http://a.test"]}}]`, "operations[0].context.operation.id"},
+		{`[{"id":"r","op":"read"},{"op":"read","context":{"operation":{"id":"r"}}}]`, "operations[1].context.operation"},
+		{`[{"id":"n","op":"narrowOriginPolicy","request":{"origins":["http://a.test"]}},{"op":"narrowOriginPolicy","request":{"origins":["http://a.test"]},"context":{"operation":{"index":0}}}]`, "operations[1].context"},
+		{`[{"op":"narrowOriginPolicy","request":{"origins":[]}}]`, "operations[0].request.origins"},
+	} {
+		_, err := Parse([]byte(`{"version":1,"id":"x","operations":` + bad.ops + `}`))
+		var ve *ValidationError
+		if !errors.As(err, &ve) || ve.Path != bad.path {
+			t.Errorf("%s: %v, want path %s", bad.ops, err, bad.path)
+		}
 	}
 }

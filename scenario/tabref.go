@@ -52,28 +52,11 @@ func checkTabRef(ref *TabRef, path string, i int, ops []Operation, ids map[strin
 	if ref.Operation == nil {
 		return 0, fail(path+".operation", `expected {"id": …} or {"index": …} naming an earlier operation`)
 	}
-	var j int
-	switch o := ref.Operation; {
-	case o.ID != "" && o.Index != nil:
-		return 0, fail(path+".operation", `give "id" or "index", not both`)
-	case o.ID != "":
-		k, ok := ids[o.ID]
-		if !ok {
-			return 0, fail(path+".operation.id", "no operation has id "+quote(o.ID))
-		}
-		j = k
-	case o.Index != nil:
-		j = *o.Index
-		if j < 0 || j >= len(ops) {
-			return 0, fail(path+".operation.index", "no operation at that index")
-		}
-	default:
-		return 0, fail(path+".operation", `expected {"id": …} or {"index": …}`)
-	}
-	if j >= i {
-		return 0, fail(path+".operation", "a tab reference must name an earlier operation")
-	}
 	want, ok := producers[ref.Result]
+	j, err := checkOpRef(ref.Operation, path+".operation", i, ops, ids, "")
+	if err != nil {
+		return 0, err
+	}
 	if !ok {
 		return 0, fail(path+".result", `expected "selectedTab", "popup" or "listedTab"`)
 	}
@@ -87,6 +70,36 @@ func checkTabRef(ref *TabRef, path string, i int, ops []Operation, ids map[strin
 		if *ref.Index < 0 || *ref.Index >= budgets.ListTabsMax {
 			return 0, fail(path+".index", "expected an integer 0–31")
 		}
+	}
+	return j, nil
+}
+
+// checkOpRef resolves a reference to an earlier operation by id or index; with op set, the
+// referenced operation must be of that op.
+func checkOpRef(o *OpRef, path string, i int, ops []Operation, ids map[string]int, op string) (int, error) {
+	var j int
+	switch {
+	case o.ID != "" && o.Index != nil:
+		return 0, fail(path, `give "id" or "index", not both`)
+	case o.ID != "":
+		k, ok := ids[o.ID]
+		if !ok {
+			return 0, fail(path+".id", "no operation has id "+quote(o.ID))
+		}
+		j = k
+	case o.Index != nil:
+		j = *o.Index
+		if j < 0 || j >= len(ops) {
+			return 0, fail(path+".index", "no operation at that index")
+		}
+	default:
+		return 0, fail(path, `expected {"id": …} or {"index": …}`)
+	}
+	if j >= i {
+		return 0, fail(path, "a reference must name an earlier operation")
+	}
+	if op != "" && ops[j].Op != op {
+		return 0, fail(path, "the referenced operation is "+ops[j].Op+", not "+op)
 	}
 	return j, nil
 }

@@ -69,12 +69,14 @@ func NewOperation(op string) (Operation, bool) {
 		return &Act{}, true
 	case OpWaitPopup:
 		return &WaitPopup{}, true
+	case OpNarrowOriginPolicy:
+		return &NarrowOriginPolicy{}, true
 	}
 	return nil, false
 }
 
 // OpNames lists the implemented operations, in documentation order.
-var OpNames = []string{OpObserve, OpAct, OpRead, OpAssert, OpNavigate, OpReload, OpListTabs, OpSelectTab, OpWaitPopup, OpCloseTab, OpClose}
+var OpNames = []string{OpObserve, OpAct, OpRead, OpAssert, OpNavigate, OpReload, OpListTabs, OpSelectTab, OpWaitPopup, OpCloseTab, OpNarrowOriginPolicy, OpClose}
 
 // NewResult returns a zero result for op, for decoding a response.
 func NewResult(op Operation) Result { return op.newResult() }

@@ -210,6 +210,12 @@ func (w *Worker) Handle(ctx context.Context, op transport.Operation, octx *trans
 		return w.act(ctx, r)
 	case *transport.WaitPopup:
 		return w.waitPopup(ctx, r)
+	case *transport.NarrowOriginPolicy:
+		p, err := w.narrow(r.OpName(), "request.origins", r.Origins)
+		if err != nil {
+			return nil, err
+		}
+		return &transport.NarrowOriginPolicyResult{Context: transport.OperationContext{Origins: p.Origins()}}, nil
 	case *transport.Close:
 		w.teardown()
 		return &transport.CloseResult{Closed: true}, nil
@@ -221,13 +227,19 @@ func (w *Worker) effectivePolicy(op string, octx *transport.OperationContext) (p
 	if octx == nil {
 		return w.base, nil
 	}
-	p, err := w.base.Narrow(octx.Origins)
+	return w.narrow(op, "context.origins", octx.Origins)
+}
+
+// narrow applies the worker's own base: a parent driving the worker directly gets the same
+// deny-by-default narrowing as one going through the runtime.
+func (w *Worker) narrow(op, path string, origins []string) (policy.Policy, error) {
+	p, err := w.base.Narrow(origins)
 	if err != nil {
 		var de *policy.DeniedError
 		if errors.As(err, &de) {
-			return policy.Policy{}, transport.NewError(op, transport.PhasePolicy, transport.CodeOriginDenied, transport.RetryNever, transport.NotAttempted, "%s", de.Reason).WithPath("context.origins")
+			return policy.Policy{}, transport.NewError(op, transport.PhasePolicy, transport.CodeOriginDenied, transport.RetryNever, transport.NotAttempted, "%s", de.Reason).WithPath(path)
 		}
-		return policy.Policy{}, transport.Invalid(op, "context.origins", "%s", err.Error())
+		return policy.Policy{}, transport.Invalid(op, path, "%s", err.Error())
 	}
 	return p, nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -17,7 +18,9 @@ func Fixture() *httptest.Server { return httptest.NewServer(fixture.Handler()) }
 // expects a request to be refused asserts the count stays zero.
 type Canary struct {
 	*httptest.Server
-	hits atomic.Int64
+	hits  atomic.Int64
+	mu    sync.Mutex
+	paths []string
 }
 
 // NewCanary starts a canary server.
@@ -25,10 +28,25 @@ func NewCanary() *Canary {
 	c := &Canary{}
 	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c.hits.Add(1)
+		c.mu.Lock()
+		c.paths = append(c.paths, r.URL.Path)
+		c.mu.Unlock()
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = w.Write([]byte("<!doctype html><title>Canary</title><p>canary reached</p>"))
 	}))
 	return c
+}
+
+// Saw reports whether a request for path reached the canary.
+func (c *Canary) Saw(path string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range c.paths {
+		if p == path {
+			return true
+		}
+	}
+	return false
 }
 
 // Hits is how many requests reached the canary.
