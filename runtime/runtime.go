@@ -30,6 +30,9 @@ type Options struct {
 	WorkerArgs []string
 	// Log receives Chromium's and the worker's stderr. Nil discards.
 	Log io.Writer
+	// Subresources says what a subresource refused by the origin policy does:
+	// transport.SubresourcesFail (the default) or SubresourcesReport.
+	Subresources string
 	// LookupEnv reads {"env":…} text for act (nil: os.LookupEnv).
 	LookupEnv func(string) (string, bool)
 }
@@ -82,6 +85,9 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 	args = append(args, "--cdp-url", cdpURL)
 	for _, o := range base.Origins() {
 		args = append(args, "--allowed-origin", o)
+	}
+	if opts.Subresources != "" {
+		args = append(args, "--egress-subresources", opts.Subresources)
 	}
 	c, err := transport.StartClient(ctx, transport.ClientOptions{WorkerPath: opts.WorkerPath, Args: args, Log: opts.Log})
 	if err != nil {

@@ -14,6 +14,7 @@ type File struct {
 	Hooks          *Hooks      `json:"hooks,omitempty"`
 	Budgets        *Budgets    `json:"budgets,omitempty"`
 	AllowedOrigins []string    `json:"allowedOrigins,omitempty"`
+	Egress         *Egress     `json:"egress,omitempty"`
 	Operations     []Operation `json:"operations" required:"true"`
 }
 
@@ -84,4 +85,11 @@ type Operation struct {
 // ContextRef names the narrowOriginPolicy operation whose context applies.
 type ContextRef struct {
 	Operation OpRef `json:"operation" required:"true"`
+}
+
+// Egress says what a request the origin policy refuses does to the scenario.
+type Egress struct {
+	// Subresources: "fail" (default) ends the operation with egress_denied; "report" only
+	// lists the refused request on the operation. A refused navigation always fails.
+	Subresources string `json:"subresources,omitempty"`
 }

@@ -118,6 +118,9 @@ func Parse(data []byte) (*Loaded, error) {
 	if err := checkHooks(f.Hooks); err != nil {
 		return nil, err
 	}
+	if e := f.Egress; e != nil && e.Subresources != "" && e.Subresources != transport.SubresourcesFail && e.Subresources != transport.SubresourcesReport {
+		return nil, fail("egress.subresources", `expected "fail" or "report"`)
+	}
 	origins, err := checkOrigins(f.AllowedOrigins, base)
 	if err != nil {
 		return nil, err

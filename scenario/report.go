@@ -43,14 +43,17 @@ type BrowserInfo struct {
 
 // ScenarioReport is one scenario's outcome.
 type ScenarioReport struct {
-	ID         string                    `json:"id"`
-	File       string                    `json:"file"`
-	SHA256     string                    `json:"sha256"`
-	Status     string                    `json:"status"`
-	DurationMs int64                     `json:"durationMs"`
-	Events     []Event                   `json:"events"`
-	Operations []OperationReport         `json:"operations"`
-	Error      *transport.OperationError `json:"error,omitempty"`
+	ID         string `json:"id"`
+	File       string `json:"file"`
+	SHA256     string `json:"sha256"`
+	Status     string `json:"status"`
+	DurationMs int64  `json:"durationMs"`
+	// Enforcement lists where the origin policy is enforced: "browser" (CDP interception)
+	// and, later, "proxy".
+	Enforcement []string                  `json:"enforcement"`
+	Events      []Event                   `json:"events"`
+	Operations  []OperationReport         `json:"operations"`
+	Error       *transport.OperationError `json:"error,omitempty"`
 }
 
 // Event is one step of the scenario's lifecycle (hooks, server, runtime) in order.
@@ -70,6 +73,7 @@ type OperationReport struct {
 	DurationMs int64                     `json:"durationMs"`
 	Posture    transport.Posture         `json:"posture,omitempty"`
 	Result     json.RawMessage           `json:"result,omitempty"`
+	Blocked    []transport.Blocked       `json:"blocked,omitempty"`
 	Error      *transport.OperationError `json:"error,omitempty"`
 }
 

@@ -17,9 +17,9 @@ import (
 
 // Env is what the runner needs from its caller.
 type Env struct {
-	// Open starts a browser session for one scenario with the given base origins. The
-	// runner closes it.
-	Open func(ctx context.Context, origins []string) (*runtime.Runtime, error)
+	// Open starts a browser session for one scenario with the given base origins and
+	// subresource policy. The runner closes it.
+	Open func(ctx context.Context, origins []string, subresources string) (*runtime.Runtime, error)
 	// Lookup reads the host environment for {"env":…} values (nil: os.LookupEnv).
 	Lookup func(string) (string, bool)
 	// Log receives fixture-server and hook output. Nil discards.
@@ -47,7 +47,9 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 		env.Log = io.Discard
 	}
 	s := &runState{l: l, env: env, start: time.Now(),
-		rep: &ScenarioReport{ID: l.ID, File: l.Path, SHA256: l.SHA256, Status: StatusPassed, Events: []Event{}}}
+		rep: &ScenarioReport{ID: l.ID, File: l.Path, SHA256: l.SHA256, Status: StatusPassed, Events: []Event{},
+			// Interception in the browser is always on; the egress proxy is not built yet.
+			Enforcement: []string{"browser"}}}
 	for i, op := range l.Operations {
 		s.rep.Operations = append(s.rep.Operations, OperationReport{Index: i, ID: op.ID, Op: op.Op, Status: StatusSkipped})
 	}
@@ -138,7 +140,11 @@ func (s *runState) body(ctx context.Context, server **fixtureServer, rt **runtim
 		}
 		s.event("hook", "reset", "ok")
 	}
-	r, err := s.env.Open(ctx, l.Origins)
+	sub := transport.SubresourcesFail
+	if l.Egress != nil && l.Egress.Subresources != "" {
+		sub = l.Egress.Subresources
+	}
+	r, err := s.env.Open(ctx, l.Origins, sub)
 	if err != nil {
 		s.event("runtime", "open", "failed")
 		return budgetOr(ctx, err)
@@ -188,9 +194,11 @@ func (s *runState) operations(ctx context.Context, rt *runtime.Runtime) error {
 		if err != nil {
 			or.Status = StatusFailed
 			or.Error = transport.AsOperationError(op.Op, err)
+			or.Blocked = or.Error.Blocked
 			s.rep.Status = StatusFailed
 			return nil
 		}
+		or.Blocked = transport.BlockedOf(res)
 		or.Status, results[i] = StatusPassed, res
 		or.Result = encodeResult(res)
 	}

@@ -34,6 +34,7 @@ type Postcondition struct {
 
 // StepResult reports which element the matcher chose and how the action went.
 type StepResult struct {
+	transport.Egress
 	MatchedBy     string                  `json:"matchedBy"` // target | exact | caseInsensitive | containment
 	Receipt       transport.Receipt       `json:"receipt"`
 	MutationState transport.MutationState `json:"mutationState"`

@@ -95,6 +95,8 @@ type OperationError struct {
 	MutationState MutationState `json:"mutationState"`
 	// Path names the field a validation error is about, e.g. "request.url".
 	Path string `json:"path,omitempty"`
+	// Blocked lists the requests the origin policy refused during the operation.
+	Blocked []Blocked `json:"blocked,omitempty"`
 
 	cause error // local only; never crosses the wire or reaches a message
 }

@@ -12,6 +12,7 @@ type NarrowOriginPolicy struct {
 
 // NarrowOriginPolicyResult carries the context, its origins normalised.
 type NarrowOriginPolicyResult struct {
+	Egress
 	Context OperationContext `json:"context"`
 }
 

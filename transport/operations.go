@@ -19,10 +19,11 @@ type Operation interface {
 	newResult() Result
 }
 
-// Result is any operation's result.
+// Result is any operation's result. Every result embeds Egress.
 type Result interface {
-	// Tabs returns pointers to every tab handle the result carries.
+	// TabRefs returns pointers to every tab handle the result carries.
 	TabRefs() []*string
+	egress() *Egress
 }
 
 // Request ties a request type to its result type.
@@ -101,6 +102,7 @@ type Navigate struct {
 
 // NavigateResult describes the document the navigation committed.
 type NavigateResult struct {
+	Egress
 	Tab        string `json:"tab"`
 	URL        string `json:"url"`
 	Title      string `json:"title"`
@@ -138,6 +140,7 @@ type Read struct {
 
 // ReadResult is what a person would see of the page's text.
 type ReadResult struct {
+	Egress
 	Tab        string `json:"tab"`
 	URL        string `json:"url"`
 	Title      string `json:"title"`
@@ -180,6 +183,7 @@ type Assert struct {
 
 // AssertResult records a passed assertion. It never echoes page text.
 type AssertResult struct {
+	Egress
 	Tab      string `json:"tab"`
 	Kind     string `json:"kind"`
 	Passed   bool   `json:"passed"`
@@ -218,6 +222,7 @@ type TabInfo struct {
 
 // ListTabsResult lists tabs; with a select predicate, Tabs holds only the chosen tab.
 type ListTabsResult struct {
+	Egress
 	Tabs     []TabInfo `json:"tabs"`
 	Selected string    `json:"selected"`
 }
@@ -244,6 +249,7 @@ type SelectTab struct {
 
 // SelectTabResult names the newly selected tab.
 type SelectTabResult struct {
+	Egress
 	SelectedTab string `json:"selectedTab"`
 	URL         string `json:"url"`
 	Title       string `json:"title"`
@@ -266,6 +272,7 @@ type CloseTab struct {
 
 // CloseTabResult names the closed tab and the selection after it.
 type CloseTabResult struct {
+	Egress
 	Closed   string `json:"closed"`
 	Selected string `json:"selected"`
 }
@@ -284,6 +291,7 @@ type Close struct{}
 
 // CloseResult confirms the close.
 type CloseResult struct {
+	Egress
 	Closed bool `json:"closed"`
 }
 

@@ -44,6 +44,7 @@ type OutlineNode struct {
 
 // ObserveResult is the outline and what it describes.
 type ObserveResult struct {
+	Egress
 	Tab        string        `json:"tab"`
 	URL        string        `json:"url"`
 	Title      string        `json:"title"`
@@ -106,6 +107,7 @@ type Receipt struct {
 
 // ActResult is the receipt and what the action's effect was seen to be.
 type ActResult struct {
+	Egress
 	Tab           string        `json:"tab"`
 	Receipt       Receipt       `json:"receipt"`
 	MutationState MutationState `json:"mutationState"` // verified or unknown
@@ -127,6 +129,7 @@ type WaitPopup struct {
 
 // WaitPopupResult is an owned handle; the selection does not change.
 type WaitPopupResult struct {
+	Egress
 	Popup        string `json:"popup"`
 	Opener       string `json:"opener"`
 	URL          string `json:"url"`

@@ -23,6 +23,7 @@ import (
 type Options struct {
 	CDPURL         string   // DevTools HTTP endpoint or browser websocket URL
 	AllowedOrigins []string // base origin policy; empty means "*"
+	Subresources   string   // transport.SubresourcesFail (default) or SubresourcesReport
 	In             io.Reader
 	Out            io.Writer
 	Log            *log.Logger // stderr; never page content or secrets
@@ -47,6 +48,7 @@ type Worker struct {
 	seq      int
 	selected target.ID // "" when no tab is selected
 	popups   popupQueue
+	egress   egress
 }
 
 // Run connects to the browser, creates the worker's browser context and first tab within the
@@ -66,6 +68,8 @@ func Run(ctx context.Context, opts Options) error {
 		base = p
 	}
 	w := &Worker{log: lg, base: base, tabs: map[target.ID]*tab{}}
+	w.egress.active = base
+	w.egress.report = opts.Subresources == transport.SubresourcesReport
 	setup, cancel := context.WithTimeout(ctx, budgets.WorkerReady.Default)
 	err := w.connect(setup, opts.CDPURL)
 	cancel()
@@ -128,6 +132,9 @@ func (w *Worker) attach(ctx context.Context, id target.ID) (*tab, error) {
 	life, stop := context.WithCancel(context.Background())
 	t := &tab{id: id, conn: conn, c: c, stop: stop, changed: make(chan struct{})}
 	fail := func(err error) (*tab, error) { stop(); _ = conn.Close(); return nil, err }
+	if err := w.intercept(life, t); err != nil {
+		return fail(err)
+	}
 	navigated, err := c.Page.FrameNavigated(life)
 	if err != nil {
 		return fail(err)
@@ -183,12 +190,39 @@ func (w *Worker) teardown() {
 	}
 }
 
-// Handle runs one operation (transport.Serve calls it one at a time).
+// Handle runs one operation (transport.Serve calls it one at a time) under its effective
+// origin policy, and reports what the policy refused in the browser while it ran. A request
+// refused since the previous operation ends this one before it acts.
 func (w *Worker) Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
 	pol, err := w.effectivePolicy(op.OpName(), octx)
 	if err != nil {
 		return nil, err
 	}
+	earlier, fail := w.egress.take()
+	if fail && op.OpName() != transport.OpClose {
+		return nil, egressDenied(op.OpName(), earlier, transport.NotAttempted, true)
+	}
+	w.egress.setActive(pol)
+	res, err := w.run(ctx, op, pol)
+	w.egress.setActive(w.base)
+	blocked, fail := w.egress.take()
+	blocked = append(earlier, blocked...)
+	if len(blocked) == 0 {
+		return res, err
+	}
+	if fail && op.OpName() != transport.OpClose {
+		return nil, egressDenied(op.OpName(), blocked, transport.Unknown, false)
+	}
+	if err != nil {
+		oe := transport.AsOperationError(op.OpName(), err)
+		oe.Blocked = blocked
+		return nil, oe
+	}
+	transport.SetBlocked(res, blocked)
+	return res, nil
+}
+
+func (w *Worker) run(ctx context.Context, op transport.Operation, pol policy.Policy) (transport.Result, error) {
 	switch r := op.(type) {
 	case *transport.Navigate:
 		return w.navigate(ctx, r, pol)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/worker"
 )
 
@@ -16,11 +17,17 @@ func workerCommand(st *state) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cdp-url", Required: true, Usage: "DevTools endpoint: http://host:port or ws://host:port/devtools/browser/ID"},
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default any http/https origin)"},
+			&cli.StringFlag{Name: "egress-subresources", Value: "fail", Usage: "a refused subresource: \"fail\" ends the operation with egress_denied, \"report\" only reports it"},
 		},
 		Action: func(c *cli.Context) error {
+			sub := c.String("egress-subresources")
+			if sub != transport.SubresourcesFail && sub != transport.SubresourcesReport {
+				return usageError("--egress-subresources must be \"fail\" or \"report\"")
+			}
 			err := worker.Run(c.Context, worker.Options{
 				CDPURL:         c.String("cdp-url"),
 				AllowedOrigins: c.StringSlice("allowed-origin"),
+				Subresources:   sub,
 				In:             st.stdin,
 				Out:            st.stdout,
 				Log:            log.New(st.stderr, "worker: ", log.LstdFlags),

@@ -1,0 +1,33 @@
+package transport
+
+// Blocked is one request the origin policy refused inside the browser: what kind of request
+// (document, image, script, xhr, fetch, …) and its origin. Never path, query or fragment.
+type Blocked struct {
+	Kind   string `json:"kind"`
+	Origin string `json:"origin"`
+}
+
+// Egress is embedded in every result: the requests the operation's policy refused while it
+// ran (and any refused since the previous operation).
+type Egress struct {
+	Blocked []Blocked `json:"blocked,omitempty"`
+}
+
+func (e *Egress) egress() *Egress { return e }
+
+// BlockedOf returns the requests a result reports as blocked.
+func BlockedOf(r Result) []Blocked {
+	if r == nil {
+		return nil
+	}
+	return r.egress().Blocked
+}
+
+// SetBlocked records the requests an operation's policy refused on its result.
+func SetBlocked(r Result, b []Blocked) { r.egress().Blocked = b }
+
+// Subresource policies for a denied subresource.
+const (
+	SubresourcesFail   = "fail"   // a denied subresource ends the operation with egress_denied
+	SubresourcesReport = "report" // it is only reported on the result
+)

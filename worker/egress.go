@@ -1,0 +1,151 @@
+package worker
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/mafredri/cdp/protocol/fetch"
+	"github.com/mafredri/cdp/protocol/network"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// egress enforces the origin policy inside the browser: every request of every attached tab
+// pauses at the Fetch Request stage and is continued or failed here. During an operation the
+// operation's effective policy applies, between operations the session base.
+type egress struct {
+	mu       sync.Mutex
+	active   policy.Policy
+	pending  []transport.Blocked // refused and not yet reported
+	document bool                // a refused request among pending was a navigation
+	report   bool                // subresources: report instead of fail
+}
+
+func (e *egress) setActive(p policy.Policy) {
+	e.mu.Lock()
+	e.active = p
+	e.mu.Unlock()
+}
+
+// allows classifies one request URL: http(s) by exact origin, ws(s) as its http(s) origin;
+// anything else that reaches the network layer is refused.
+func (e *egress) allows(raw string) (string, bool) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "invalid", false
+	}
+	switch u.Scheme {
+	case "ws":
+		u.Scheme = "http"
+	case "wss":
+		u.Scheme = "https"
+	case "http", "https":
+	default:
+		return u.Scheme + ":", false
+	}
+	origin := policy.OriginOf(u.String())
+	if origin == "" {
+		return u.Scheme + ":", false
+	}
+	e.mu.Lock()
+	ok := e.active.AllowsOrigin(origin)
+	e.mu.Unlock()
+	return origin, ok
+}
+
+func (e *egress) refuse(kind, origin string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if kind == "document" {
+		e.document = true
+	}
+	for _, b := range e.pending {
+		if b.Kind == kind && b.Origin == origin {
+			return // one line per kind and origin is enough to act on
+		}
+	}
+	if len(e.pending) < 64 {
+		e.pending = append(e.pending, transport.Blocked{Kind: kind, Origin: origin})
+	}
+}
+
+// take returns and clears what was refused since the last take, and whether the operation
+// that reports it must fail: always for a navigation, for a subresource unless reporting.
+func (e *egress) take() ([]transport.Blocked, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	b, doc := e.pending, e.document
+	e.pending, e.document = nil, false
+	return b, len(b) > 0 && (doc || !e.report)
+}
+
+// intercept turns on Fetch interception for a tab and answers every paused request. It must
+// run before the tab loads anything. Events are always drained.
+func (w *Worker) intercept(ctx context.Context, t *tab) error {
+	paused, err := t.c.Fetch.RequestPaused(ctx)
+	if err != nil {
+		return err
+	}
+	all := "*"
+	if err := t.c.Fetch.Enable(ctx, fetch.NewEnableArgs().SetPatterns([]fetch.RequestPattern{{URLPattern: &all, RequestStage: fetch.RequestStageRequest}})); err != nil {
+		paused.Close()
+		return err
+	}
+	go func() {
+		defer paused.Close()
+		for {
+			ev, err := paused.Recv()
+			if err != nil {
+				return
+			}
+			w.decide(t, ev)
+		}
+	}()
+	return nil
+}
+
+// decide continues an allowed request and fails a refused one in the browser, recording its
+// kind and origin only.
+func (w *Worker) decide(t *tab, ev *fetch.RequestPausedReply) {
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+	defer cancel()
+	origin, ok := w.egress.allows(ev.Request.URL)
+	if ok {
+		if err := t.c.Fetch.ContinueRequest(ctx, fetch.NewContinueRequestArgs(ev.RequestID)); err != nil {
+			w.log.Printf("continue request: %v", err)
+		}
+		return
+	}
+	kind := strings.ToLower(string(ev.ResourceType))
+	w.egress.refuse(kind, origin)
+	if err := t.c.Fetch.FailRequest(ctx, fetch.NewFailRequestArgs(ev.RequestID, network.ErrorReasonBlockedByClient)); err != nil {
+		w.log.Printf("fail request: %v", err)
+	}
+}
+
+// egressDenied is the error of an operation that a refused request ends.
+func egressDenied(op string, blocked []transport.Blocked, mut transport.MutationState, before bool) error {
+	msg := "the page requested an origin outside the policy"
+	if len(blocked) > 0 {
+		msg = "the page requested " + blocked[0].Origin + " (" + blocked[0].Kind + "), outside the policy"
+		if len(blocked) > 1 {
+			msg += ", and more"
+		}
+	}
+	phase := transport.PhaseExecute
+	if before {
+		msg += ", since the previous operation; nothing was done"
+		phase = transport.PhasePolicy
+	}
+	retry := transport.RetryNever
+	if mut == transport.Unknown {
+		retry = transport.RetryUnsafe
+	}
+	oe := transport.NewError(op, phase, transport.CodeEgressDenied, retry, mut, "%s", msg)
+	oe.Blocked = blocked
+	return oe
+}
