@@ -97,12 +97,19 @@ func (w *Worker) intercept(ctx context.Context, t *tab) error {
 	}
 	go func() {
 		defer paused.Close()
+		// Answers go out concurrently (a page's 50 images need not wait on each other's
+		// round trips), at most 16 at a time.
+		slots := make(chan struct{}, 16)
 		for {
 			ev, err := paused.Recv()
 			if err != nil {
 				return
 			}
-			w.decide(t, ev)
+			slots <- struct{}{}
+			go func() {
+				defer func() { <-slots }()
+				w.decide(t, ev)
+			}()
 		}
 	}()
 	return nil

@@ -38,6 +38,10 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		return nil, &LaunchError{Reason: "cannot create a profile directory", Err: err}
 	}
 
+	if err := writePreferences(profile); err != nil {
+		_ = removeProfile(profile)
+		return nil, &LaunchError{Reason: "cannot write the profile's preferences", Err: err}
+	}
 	found := make(chan string, 1)
 	proc, err := process.Start(process.Spec{
 		Path:       exe,

@@ -8,21 +8,20 @@ import (
 	"github.com/fastbrowser/fastbrowser/runtime"
 )
 
-// Open starts a session in the package's shared browser (its own worker and browser
-// context) with the built binary as worker, and closes it when the test ends.
-func Open(t testing.TB, origins ...string) *runtime.Runtime {
+// Options is runtime.Options for OpenWith; WorkerPath and WorkerArgs are filled in.
+type Options = runtime.Options
+
+// OpenWith starts a session with explicit options (CDPURL and policy included) and the built
+// binary as worker, and closes it when the test ends.
+func OpenWith(t testing.TB, opts Options) *runtime.Runtime {
 	t.Helper()
-	b, err := Browser()
-	if err != nil {
-		t.Fatal(err)
-	}
 	bin, err := Binary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := runtime.Options{CDPURL: b.WebSocketURL(), WorkerPath: bin, WorkerArgs: []string{"worker"}, AllowedOrigins: origins}
+	opts.WorkerPath, opts.WorkerArgs = bin, []string{"worker"}
 	if os.Getenv("FASTBROWSER_DEBUG") != "" {
-		opts.Log = os.Stderr // the worker's log, for debugging a failing test
+		opts.Log = os.Stderr
 	}
 	rt, err := runtime.Open(context.Background(), opts)
 	if err != nil {
@@ -34,4 +33,15 @@ func Open(t testing.TB, origins ...string) *runtime.Runtime {
 		}
 	})
 	return rt
+}
+
+// Open starts a session in the package's shared browser (its own worker and browser
+// context) with the built binary as worker, and closes it when the test ends.
+func Open(t testing.TB, origins ...string) *runtime.Runtime {
+	t.Helper()
+	b, err := Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return OpenWith(t, Options{CDPURL: b.WebSocketURL(), AllowedOrigins: origins})
 }
