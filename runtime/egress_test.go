@@ -126,3 +126,33 @@ func TestEgressSubresourcesReport(t *testing.T) {
 		t.Fatalf("canary connections %d", canary.Connections())
 	}
 }
+
+// TestServiceWorkersBlockedByDefault: registration is refused unless the session allows it,
+// and the canary never hears from a service worker.
+func TestServiceWorkersBlockedByDefault(t *testing.T) {
+	t.Parallel()
+	site := runtimetest.Fixture()
+	defer site.Close()
+	canary, srv := fixture.NewCanaryServer()
+	defer srv.Close()
+	// The canary is allowed here: only the service worker block can keep it silent.
+	rt := runtimetest.Open(t, site.URL, srv.URL)
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, "serviceworker", srv.URL)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := transport.Dispatch(bg, rt, transport.Assert{Kind: transport.AssertTextContains, Value: "sw: failed"}); err != nil {
+		t.Fatalf("registration was not refused: %v", err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if canary.Saw("/canary/serviceworker") {
+		t.Fatal("a service worker reached the canary")
+	}
+	b, _ := runtimetest.Browser()
+	allowed := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), AllowedOrigins: []string{site.URL, srv.URL}, ServiceWorkers: "allow"})
+	if _, err := transport.Dispatch(bg, allowed, transport.Navigate{URL: fixture.EgressURL(site.URL, "serviceworker", srv.URL)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := transport.Dispatch(bg, allowed, transport.Assert{Kind: transport.AssertTextContains, Value: "sw: registered"}); err != nil {
+		t.Fatalf("opt-in registration: %v", err)
+	}
+}

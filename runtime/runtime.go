@@ -33,6 +33,8 @@ type Options struct {
 	// Subresources says what a subresource refused by the origin policy does:
 	// transport.SubresourcesFail (the default) or SubresourcesReport.
 	Subresources string
+	// ServiceWorkers "allow" lets pages register service workers; the default blocks them.
+	ServiceWorkers string
 	// LookupEnv reads {"env":…} text for act (nil: os.LookupEnv).
 	LookupEnv func(string) (string, bool)
 }
@@ -88,6 +90,9 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	if opts.Subresources != "" {
 		args = append(args, "--egress-subresources", opts.Subresources)
+	}
+	if opts.ServiceWorkers != "" {
+		args = append(args, "--service-workers", opts.ServiceWorkers)
 	}
 	c, err := transport.StartClient(ctx, transport.ClientOptions{WorkerPath: opts.WorkerPath, Args: args, Log: opts.Log})
 	if err != nil {

@@ -92,4 +92,7 @@ type Egress struct {
 	// Subresources: "fail" (default) ends the operation with egress_denied; "report" only
 	// lists the refused request on the operation. A refused navigation always fails.
 	Subresources string `json:"subresources,omitempty"`
+	// ServiceWorkers: "block" (default) refuses registration, because a service worker's
+	// fetches escape interception; "allow" opts in.
+	ServiceWorkers string `json:"serviceWorkers,omitempty"`
 }

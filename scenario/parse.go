@@ -121,6 +121,9 @@ func Parse(data []byte) (*Loaded, error) {
 	if e := f.Egress; e != nil && e.Subresources != "" && e.Subresources != transport.SubresourcesFail && e.Subresources != transport.SubresourcesReport {
 		return nil, fail("egress.subresources", `expected "fail" or "report"`)
 	}
+	if e := f.Egress; e != nil && e.ServiceWorkers != "" && e.ServiceWorkers != "block" && e.ServiceWorkers != "allow" {
+		return nil, fail("egress.serviceWorkers", `expected "block" or "allow"`)
+	}
 	origins, err := checkOrigins(f.AllowedOrigins, base)
 	if err != nil {
 		return nil, err

@@ -17,9 +17,8 @@ import (
 
 // Env is what the runner needs from its caller.
 type Env struct {
-	// Open starts a browser session for one scenario with the given base origins and
-	// subresource policy. The runner closes it.
-	Open func(ctx context.Context, origins []string, subresources string) (*runtime.Runtime, error)
+	// Open starts a browser session for one scenario. The runner closes it.
+	Open func(ctx context.Context, spec SessionSpec) (*runtime.Runtime, error)
 	// Lookup reads the host environment for {"env":…} values (nil: os.LookupEnv).
 	Lookup func(string) (string, bool)
 	// Log receives fixture-server and hook output. Nil discards.
@@ -140,11 +139,7 @@ func (s *runState) body(ctx context.Context, server **fixtureServer, rt **runtim
 		}
 		s.event("hook", "reset", "ok")
 	}
-	sub := transport.SubresourcesFail
-	if l.Egress != nil && l.Egress.Subresources != "" {
-		sub = l.Egress.Subresources
-	}
-	r, err := s.env.Open(ctx, l.Origins, sub)
+	r, err := s.env.Open(ctx, l.sessionSpec())
 	if err != nil {
 		s.event("runtime", "open", "failed")
 		return budgetOr(ctx, err)
@@ -282,4 +277,24 @@ func refIndex(o OpRef, ops []Operation) int {
 		}
 	}
 	return 0 // unreachable: validation proved the id exists
+}
+
+// SessionSpec is what a scenario asks of its browser session.
+type SessionSpec struct {
+	Origins        []string // the base origin policy
+	Subresources   string   // transport.SubresourcesFail or SubresourcesReport
+	ServiceWorkers string   // "block" or "allow"
+}
+
+func (l *Loaded) sessionSpec() SessionSpec {
+	spec := SessionSpec{Origins: l.Origins, Subresources: transport.SubresourcesFail, ServiceWorkers: "block"}
+	if e := l.Egress; e != nil {
+		if e.Subresources != "" {
+			spec.Subresources = e.Subresources
+		}
+		if e.ServiceWorkers != "" {
+			spec.ServiceWorkers = e.ServiceWorkers
+		}
+	}
+	return spec
 }

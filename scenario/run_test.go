@@ -43,7 +43,7 @@ func load(t *testing.T, doc map[string]any) *Loaded {
 
 // countingEnv opens real sessions in the shared browser and counts them.
 func countingEnv(t *testing.T, opened *int) Env {
-	return Env{Open: func(ctx context.Context, origins []string, sub string) (*runtime.Runtime, error) {
+	return Env{Open: func(ctx context.Context, spec SessionSpec) (*runtime.Runtime, error) {
 		*opened++
 		b, err := runtimetest.Browser()
 		if err != nil {
@@ -53,7 +53,7 @@ func countingEnv(t *testing.T, opened *int) Env {
 		if err != nil {
 			return nil, err
 		}
-		return runtime.Open(ctx, runtime.Options{CDPURL: b.WebSocketURL(), WorkerPath: bin, WorkerArgs: []string{"worker"}, AllowedOrigins: origins, Subresources: sub})
+		return runtime.Open(ctx, runtime.Options{CDPURL: b.WebSocketURL(), WorkerPath: bin, WorkerArgs: []string{"worker"}, AllowedOrigins: spec.Origins, Subresources: spec.Subresources, ServiceWorkers: spec.ServiceWorkers})
 	}}
 }
 

@@ -24,6 +24,7 @@ type Options struct {
 	CDPURL         string   // DevTools HTTP endpoint or browser websocket URL
 	AllowedOrigins []string // base origin policy; empty means "*"
 	Subresources   string   // transport.SubresourcesFail (default) or SubresourcesReport
+	ServiceWorkers string   // "block" (default) or "allow"
 	In             io.Reader
 	Out            io.Writer
 	Log            *log.Logger // stderr; never page content or secrets
@@ -40,6 +41,9 @@ type Worker struct {
 	contextID browser.ContextID
 	base      policy.Policy
 	product   string
+	// allowServiceWorkers lets pages register service workers (off by default: their
+	// fetches escape interception).
+	allowServiceWorkers bool
 	// stopDiscover ends target discovery (nil until it starts).
 	stopDiscover context.CancelFunc
 
@@ -70,6 +74,7 @@ func Run(ctx context.Context, opts Options) error {
 	w := &Worker{log: lg, base: base, tabs: map[target.ID]*tab{}}
 	w.egress.active = base
 	w.egress.report = opts.Subresources == transport.SubresourcesReport
+	w.allowServiceWorkers = opts.ServiceWorkers == "allow"
 	setup, cancel := context.WithTimeout(ctx, budgets.WorkerReady.Default)
 	err := w.connect(setup, opts.CDPURL)
 	cancel()
@@ -144,6 +149,9 @@ func (w *Worker) attach(ctx context.Context, id target.ID) (*tab, error) {
 		return fail(err)
 	}
 	if err := c.Page.Enable(ctx); err != nil {
+		return fail(err)
+	}
+	if err := w.blockServiceWorkers(ctx, t); err != nil {
 		return fail(err)
 	}
 	if err := c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true)); err != nil {

@@ -87,9 +87,9 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 	env := scenario.Env{
 		Lookup: st.lookupEnv,
 		Log:    debugLog(st),
-		Open: func(ctx context.Context, origins []string, subresources string) (*runtime.Runtime, error) {
-			opts := runtimeOptions(c, st, origins)
-			opts.Subresources = subresources
+		Open: func(ctx context.Context, spec scenario.SessionSpec) (*runtime.Runtime, error) {
+			opts := runtimeOptions(c, st, spec.Origins)
+			opts.Subresources, opts.ServiceWorkers = spec.Subresources, spec.ServiceWorkers
 			if opts.CDPURL == "" {
 				ws, err := sb.wsURL(ctx, opts)
 				if err != nil {

@@ -17,6 +17,7 @@ func workerCommand(st *state) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cdp-url", Required: true, Usage: "DevTools endpoint: http://host:port or ws://host:port/devtools/browser/ID"},
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default any http/https origin)"},
+			&cli.StringFlag{Name: "service-workers", Value: "block", Usage: "\"block\" refuses service worker registration (their fetches escape interception); \"allow\" permits it"},
 			&cli.StringFlag{Name: "egress-subresources", Value: "fail", Usage: "a refused subresource: \"fail\" ends the operation with egress_denied, \"report\" only reports it"},
 		},
 		Action: func(c *cli.Context) error {
@@ -24,10 +25,15 @@ func workerCommand(st *state) *cli.Command {
 			if sub != transport.SubresourcesFail && sub != transport.SubresourcesReport {
 				return usageError("--egress-subresources must be \"fail\" or \"report\"")
 			}
+			sw := c.String("service-workers")
+			if sw != "block" && sw != "allow" {
+				return usageError("--service-workers must be \"block\" or \"allow\"")
+			}
 			err := worker.Run(c.Context, worker.Options{
 				CDPURL:         c.String("cdp-url"),
 				AllowedOrigins: c.StringSlice("allowed-origin"),
 				Subresources:   sub,
+				ServiceWorkers: sw,
 				In:             st.stdin,
 				Out:            st.stdout,
 				Log:            log.New(st.stderr, "worker: ", log.LstdFlags),
