@@ -156,3 +156,50 @@ func TestServiceWorkersBlockedByDefault(t *testing.T) {
 		t.Fatalf("opt-in registration: %v", err)
 	}
 }
+
+// TestEgressRefusedAtTheEdge covers what page interception cannot see: a WebSocket handshake
+// and a popup opened without an opener, whose first request can precede interception. The
+// session's egress proxy refuses both (acceptance 1 for those vectors, and 5: the popup's
+// first document never reaches the canary).
+func TestEgressRefusedAtTheEdge(t *testing.T) {
+	t.Parallel()
+	site := runtimetest.Fixture()
+	defer site.Close()
+	for _, v := range []struct{ vector, role, name string }{
+		{"websocket", "", ""},
+		{"blank-noopener", "link", "Open noopener"},
+		{"window-open", "button", "Open"},
+	} {
+		t.Run(v.vector, func(t *testing.T) {
+			canary, srv := fixture.NewCanaryServer()
+			defer srv.Close()
+			rt := runtimetest.Open(t, site.URL)
+			if got := rt.Enforcement(); len(got) != 2 || got[1] != "proxy" {
+				t.Fatalf("enforcement %v, want browser and proxy", got)
+			}
+			var codes []transport.Code
+			var blocked []transport.Blocked
+			note := func(err error) {
+				if err != nil {
+					oe := transport.AsOperationError("", err)
+					codes, blocked = append(codes, oe.Code), append(blocked, oe.Blocked...)
+				}
+			}
+			_, err := transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, v.vector, srv.URL)})
+			note(err)
+			if v.role != "" {
+				_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: v.name}})
+				note(err)
+			}
+			time.Sleep(500 * time.Millisecond)
+			_, err = transport.Dispatch(bg, rt, transport.Read{})
+			note(err)
+			if canary.Connections() != 0 {
+				t.Fatalf("the canary saw %d connections (%v)", canary.Connections(), canary.Paths())
+			}
+			if len(codes) == 0 || codes[0] != transport.CodeEgressDenied || len(blocked) == 0 {
+				t.Fatalf("codes %v blocked %v", codes, blocked)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
+	"github.com/fastbrowser/fastbrowser/runtime/egressproxy"
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -42,11 +43,14 @@ type Options struct {
 // Runtime is one browser session. It is a transport.Caller (typed calls via
 // transport.Dispatch) and a transport.Handler (so `serve` can put it behind protocol v1).
 type Runtime struct {
-	browser   *chromium.Browser // nil when attached
-	client    *transport.Client
-	base      policy.Policy
-	turn      chan struct{} // one call at a time
-	lookupEnv func(string) (string, bool)
+	browser      *chromium.Browser // nil when attached
+	client       *transport.Client
+	base         policy.Policy
+	turn         chan struct{} // one call at a time
+	lookupEnv    func(string) (string, bool)
+	subresources string
+	proxy        *egressproxy.Proxy // nil: no edge enforcement
+	proxySeen    int                // proxy refusals already reported
 
 	mu      sync.Mutex
 	toTab   map[string]string // worker target ID → handle
@@ -68,7 +72,7 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 		}
 		base = p
 	}
-	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}, lookupEnv: opts.LookupEnv}
+	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}, lookupEnv: opts.LookupEnv, subresources: opts.Subresources}
 	cdpURL := opts.CDPURL
 	if cdpURL == "" {
 		b, err := chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log})
@@ -83,7 +87,18 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 		r.browser = b
 		cdpURL = b.WebSocketURL()
 	}
+	px, err := startProxy(base, opts.CDPURL)
+	if err != nil {
+		if r.browser != nil {
+			_ = r.browser.Close()
+		}
+		return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "the egress proxy could not be started").WithCause(err)
+	}
+	r.proxy = px
 	args := append([]string{}, opts.WorkerArgs...)
+	if px != nil {
+		args = append(args, "--proxy-server", px.URL())
+	}
 	args = append(args, "--cdp-url", cdpURL)
 	for _, o := range base.Origins() {
 		args = append(args, "--allowed-origin", o)
@@ -98,6 +113,9 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 	if err != nil {
 		if r.browser != nil {
 			_ = r.browser.Close()
+		}
+		if r.proxy != nil {
+			_ = r.proxy.Close()
 		}
 		return nil, err
 	}
@@ -158,6 +176,7 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 		return nil, err
 	}
 	res, err := r.client.Call(ctx, op, octx)
+	res, err = r.withProxyBlocked(name, res, err)
 	if err != nil {
 		return nil, err
 	}
@@ -212,6 +231,9 @@ func (r *Runtime) Close() error {
 		}
 		if r.browser != nil {
 			errs = append(errs, r.browser.Close())
+		}
+		if r.proxy != nil {
+			errs = append(errs, r.proxy.Close())
 		}
 		r.closeErr = errors.Join(errs...)
 	})

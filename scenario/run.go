@@ -47,7 +47,8 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 	}
 	s := &runState{l: l, env: env, start: time.Now(),
 		rep: &ScenarioReport{ID: l.ID, File: l.Path, SHA256: l.SHA256, Status: StatusPassed, Events: []Event{},
-			// Interception in the browser is always on; the egress proxy is not built yet.
+			// Until a session opens only the checks before dispatch exist; the session says
+			// what enforces its policy (browser interception, and the egress proxy).
 			Enforcement: []string{"browser"}}}
 	for i, op := range l.Operations {
 		s.rep.Operations = append(s.rep.Operations, OperationReport{Index: i, ID: op.ID, Op: op.Op, Status: StatusSkipped})
@@ -145,6 +146,7 @@ func (s *runState) body(ctx context.Context, server **fixtureServer, rt **runtim
 		return budgetOr(ctx, err)
 	}
 	*rt = r
+	s.rep.Enforcement = r.Enforcement()
 	s.event("runtime", "open", "ok")
 	return s.operations(ctx, r)
 }

@@ -25,6 +25,7 @@ type Options struct {
 	AllowedOrigins []string // base origin policy; empty means "*"
 	Subresources   string   // transport.SubresourcesFail (default) or SubresourcesReport
 	ServiceWorkers string   // "block" (default) or "allow"
+	ProxyServer    string   // http://127.0.0.1:PORT: route the context through this proxy
 	In             io.Reader
 	Out            io.Writer
 	Log            *log.Logger // stderr; never page content or secrets
@@ -41,6 +42,8 @@ type Worker struct {
 	contextID browser.ContextID
 	base      policy.Policy
 	product   string
+	// proxyServer is the runtime's egress proxy for this context ("" for none).
+	proxyServer string
 	// allowServiceWorkers lets pages register service workers (off by default: their
 	// fetches escape interception).
 	allowServiceWorkers bool
@@ -75,6 +78,7 @@ func Run(ctx context.Context, opts Options) error {
 	w.egress.active = base
 	w.egress.report = opts.Subresources == transport.SubresourcesReport
 	w.allowServiceWorkers = opts.ServiceWorkers == "allow"
+	w.proxyServer = opts.ProxyServer
 	setup, cancel := context.WithTimeout(ctx, budgets.WorkerReady.Default)
 	err := w.connect(setup, opts.CDPURL)
 	cancel()
@@ -102,7 +106,13 @@ func (w *Worker) connect(ctx context.Context, cdpURL string) error {
 	}
 	w.product = v.Product
 	// disposeOnDetach: if this worker dies, Chromium disposes the context with it.
-	bctx, err := w.bc.Target.CreateBrowserContext(ctx, target.NewCreateBrowserContextArgs().SetDisposeOnDetach(true))
+	cargs := target.NewCreateBrowserContextArgs().SetDisposeOnDetach(true)
+	if w.proxyServer != "" {
+		// Everything the context sends goes through the runtime's egress proxy; loopback
+		// too ("<-loopback>"), which Chromium would otherwise send direct.
+		cargs.SetProxyServer(w.proxyServer).SetProxyBypassList("<-loopback>")
+	}
+	bctx, err := w.bc.Target.CreateBrowserContext(ctx, cargs)
 	if err != nil {
 		return fmt.Errorf("cannot create a browser context: %w", err)
 	}

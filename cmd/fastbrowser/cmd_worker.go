@@ -17,6 +17,7 @@ func workerCommand(st *state) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cdp-url", Required: true, Usage: "DevTools endpoint: http://host:port or ws://host:port/devtools/browser/ID"},
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default any http/https origin)"},
+			&cli.StringFlag{Name: "proxy-server", Usage: "route the worker's browser context through this HTTP proxy (http://127.0.0.1:PORT), loopback included"},
 			&cli.StringFlag{Name: "service-workers", Value: "block", Usage: "\"block\" refuses service worker registration (their fetches escape interception); \"allow\" permits it"},
 			&cli.StringFlag{Name: "egress-subresources", Value: "fail", Usage: "a refused subresource: \"fail\" ends the operation with egress_denied, \"report\" only reports it"},
 		},
@@ -34,6 +35,7 @@ func workerCommand(st *state) *cli.Command {
 				AllowedOrigins: c.StringSlice("allowed-origin"),
 				Subresources:   sub,
 				ServiceWorkers: sw,
+				ProxyServer:    c.String("proxy-server"),
 				In:             st.stdin,
 				Out:            st.stdout,
 				Log:            log.New(st.stderr, "worker: ", log.LstdFlags),

@@ -1,0 +1,88 @@
+package runtime
+
+import (
+	"net"
+	"net/url"
+
+	"github.com/fastbrowser/fastbrowser/runtime/egressproxy"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// startProxy starts the session's egress proxy when there is something to enforce at the
+// network edge (a restricted base) and the browser can reach a loopback proxy (it was
+// launched here, or attached on this machine). A remote browser keeps in-browser
+// enforcement only, and the session says so (Enforcement).
+func startProxy(base policy.Policy, cdpURL string) (*egressproxy.Proxy, error) {
+	if base.IsAny() || !loopbackEndpoint(cdpURL) {
+		return nil, nil
+	}
+	return egressproxy.Start(base.AllowsOrigin)
+}
+
+// loopbackEndpoint reports whether a DevTools endpoint is on this machine ("" = launched).
+func loopbackEndpoint(cdpURL string) bool {
+	if cdpURL == "" {
+		return true
+	}
+	u, err := url.Parse(cdpURL)
+	if err != nil {
+		return false
+	}
+	if u.Hostname() == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(u.Hostname())
+	return ip != nil && ip.IsLoopback()
+}
+
+// Enforcement lists where this session's origin policy is enforced: always "browser"
+// (interception in the worker), and "proxy" when the egress proxy carries its traffic.
+func (r *Runtime) Enforcement() []string {
+	if r.proxy != nil {
+		return []string{"browser", "proxy"}
+	}
+	return []string{"browser"}
+}
+
+// proxyBlocked returns what the proxy refused since the last call.
+func (r *Runtime) proxyBlocked() []transport.Blocked {
+	if r.proxy == nil {
+		return nil
+	}
+	all := r.proxy.Blocked()
+	if len(all) <= r.proxySeen {
+		return nil
+	}
+	fresh := all[r.proxySeen:]
+	r.proxySeen = len(all)
+	out := make([]transport.Blocked, len(fresh))
+	for i, b := range fresh {
+		out[i] = transport.Blocked{Kind: "proxy-" + b.Kind, Origin: b.Origin}
+	}
+	return out
+}
+
+// withProxyBlocked adds the proxy's refusals to an operation's outcome. A refusal the
+// browser's own interception did not see (a WebSocket, a popup's first request) fails an
+// operation that otherwise succeeded, unless the session only reports subresources.
+func (r *Runtime) withProxyBlocked(op string, res transport.Result, err error) (transport.Result, error) {
+	blocked := r.proxyBlocked()
+	if len(blocked) == 0 {
+		return res, err
+	}
+	if err != nil {
+		oe := *transport.AsOperationError(op, err)
+		oe.Blocked = append(oe.Blocked, blocked...)
+		return nil, &oe
+	}
+	all := append(transport.BlockedOf(res), blocked...)
+	if r.subresources != transport.SubresourcesReport {
+		oe := transport.NewError(op, transport.PhaseExecute, transport.CodeEgressDenied, transport.RetryUnsafe, transport.Unknown,
+			"the egress proxy refused a connection to %s, outside the policy", blocked[0].Origin)
+		oe.Blocked = all
+		return nil, oe
+	}
+	transport.SetBlocked(res, all)
+	return res, nil
+}
