@@ -36,7 +36,7 @@ type chromiumRun struct {
 func loadBehindProxy(t *testing.T, bypass string) chromiumRun {
 	t.Helper()
 	if _, err := os.Stat(chromium.DefaultExecutable); err != nil {
-		t.Skipf("no %s: %v", chromium.DefaultExecutable, err)
+		t.Fatalf("%s is missing (ci/test installs it; a missing browser is never a reason to skip): %v", chromium.DefaultExecutable, err)
 	}
 	refusedLn := listen(t)
 	refused := httptest.NewUnstartedServer(http.NotFoundHandler())
