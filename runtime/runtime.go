@@ -159,7 +159,7 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 		return &transport.NarrowOriginPolicyResult{Context: transport.OperationContext{Origins: p.Origins()}}, nil
 	case *transport.Navigate:
 		if _, err := pol.CheckURL(req.URL); err != nil {
-			return nil, transport.NewError(name, transport.PhasePolicy, transport.CodeOriginDenied, transport.RetryNever, transport.NotAttempted, "%s", err.Error()).WithPath("request.url")
+			return nil, policy.Refusal(name, "request.url", err)
 		}
 	case *transport.Act:
 		if err := r.prepareAct(req); err != nil {

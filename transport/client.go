@@ -187,6 +187,10 @@ func DeadlineFor(op Operation) time.Duration {
 		return budgets.Navigation.Default + margin
 	case OpRead, OpAssert:
 		return budgets.ReadWait.Default + margin
+	case OpAct:
+		// The worker bounds a whole act (locate, checks, input, verification) by the
+		// request budget; the margin lets its own timeout answer first.
+		return budgets.Request.Default + margin
 	}
 	return budgets.Request.Default
 }

@@ -92,11 +92,6 @@ func (w *Worker) resolve(ctx context.Context, t *tab, b dom.BackendNodeID) (cdpr
 func (w *Worker) call(ctx context.Context, t *tab, el *element, fn string, out any, args ...any) error {
 	ca := make([]cdpruntime.CallArgument, 0, len(args))
 	for _, a := range args {
-		if o, ok := a.(objectArg); ok {
-			id := cdpruntime.RemoteObjectID(o)
-			ca = append(ca, cdpruntime.CallArgument{ObjectID: &id})
-			continue
-		}
 		raw, err := json.Marshal(a)
 		if err != nil {
 			return err
@@ -181,9 +176,6 @@ const hitTestFn = `function (x, y) {
   const h = (root && root.elementFromPoint ? root : this.ownerDocument).elementFromPoint(fx, fy);
   return !!h && (h === this || this.contains(h));
 }`
-
-// objectArg passes a remote object to a function call.
-type objectArg cdpruntime.RemoteObjectID
 
 func actError(code transport.Code, format string, args ...any) error {
 	retry := transport.RetryNever

@@ -16,7 +16,7 @@ import (
 // navigation budget.
 func (w *Worker) navigate(ctx context.Context, r *transport.Navigate, pol policy.Policy) (transport.Result, error) {
 	if _, err := pol.CheckURL(r.URL); err != nil {
-		return nil, transport.NewError(transport.OpNavigate, transport.PhasePolicy, transport.CodeOriginDenied, transport.RetryNever, transport.NotAttempted, "%s", err.Error()).WithPath("request.url")
+		return nil, policy.Refusal(transport.OpNavigate, "request.url", err)
 	}
 	t, err := w.tabFor(transport.OpNavigate, r.Tab)
 	if err != nil {

@@ -286,14 +286,7 @@ func (w *Worker) effectivePolicy(op string, octx *transport.OperationContext) (p
 // deny-by-default narrowing as one going through the runtime.
 func (w *Worker) narrow(op, path string, origins []string) (policy.Policy, error) {
 	p, err := w.base.Narrow(origins)
-	if err != nil {
-		var de *policy.DeniedError
-		if errors.As(err, &de) {
-			return policy.Policy{}, transport.NewError(op, transport.PhasePolicy, transport.CodeOriginDenied, transport.RetryNever, transport.NotAttempted, "%s", de.Reason).WithPath(path)
-		}
-		return policy.Policy{}, transport.Invalid(op, path, "%s", err.Error())
-	}
-	return p, nil
+	return p, policy.Refusal(op, path, err)
 }
 
 // tabFor resolves a request's tab: the named one, or the selected one when empty.

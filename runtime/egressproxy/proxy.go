@@ -175,13 +175,7 @@ func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "fastbrowser: unsupported scheme", http.StatusBadRequest)
 		return
 	}
-	origin, _, ok := originOf(scheme, r.URL.Host)
-	if !ok {
-		http.Error(w, "fastbrowser: bad host", http.StatusBadRequest)
-		return
-	}
-	if !p.allow(origin) {
-		p.refuse(w, Blocked{Kind: "http", Origin: origin})
+	if _, ok := p.admit(w, scheme, r.URL.Host); !ok {
 		return
 	}
 
@@ -238,6 +232,21 @@ func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
 	p.tunnel(w, hostport, nil, "HTTP/1.1 200 Connection Established\r\n\r\n")
 }
 
+// admit checks an absolute-form request's origin: a bad host is answered 400, a refused
+// origin 403 (and recorded). It returns the host:port to dial when the origin is allowed.
+func (p *Proxy) admit(w http.ResponseWriter, scheme, authority string) (string, bool) {
+	origin, hostport, ok := originOf(scheme, authority)
+	if !ok {
+		http.Error(w, "fastbrowser: bad host", http.StatusBadRequest)
+		return "", false
+	}
+	if !p.allow(origin) {
+		p.refuse(w, Blocked{Kind: "http", Origin: origin})
+		return "", false
+	}
+	return hostport, true
+}
+
 // serveUpgrade handles an absolute-form WebSocket handshake: checked like a request, then
 // relayed as raw bytes because the connection stops being HTTP after the 101.
 func (p *Proxy) serveUpgrade(w http.ResponseWriter, r *http.Request) {
@@ -250,13 +259,8 @@ func (p *Proxy) serveUpgrade(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "fastbrowser: unsupported scheme", http.StatusBadRequest)
 		return
 	}
-	origin, hostport, ok := originOf(scheme, r.URL.Host)
+	hostport, ok := p.admit(w, scheme, r.URL.Host)
 	if !ok {
-		http.Error(w, "fastbrowser: bad host", http.StatusBadRequest)
-		return
-	}
-	if !p.allow(origin) {
-		p.refuse(w, Blocked{Kind: "http", Origin: origin})
 		return
 	}
 	out := r.Clone(r.Context())

@@ -1,6 +1,7 @@
 // Package policy owns origin policies: parsing and normalising origins, the session base
-// ("*" or a non-empty list of exact origins), narrowing, and the check every navigation URL
-// passes before it is dispatched. It is a leaf: the runtime and the worker both use it.
+// ("*" or a non-empty list of exact origins), narrowing, the check every navigation URL
+// passes before it is dispatched, and how a refusal reads as a protocol error. The runtime
+// and the worker both use it.
 package policy
 
 import (
