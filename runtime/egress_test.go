@@ -1,6 +1,9 @@
 package runtime_test
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -10,15 +13,14 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// enforcedVectors are the fixture's egress vectors the in-browser enforcement covers today.
-// Not yet covered (and so not claimed): websocket and serviceworker (their traffic escapes
-// page interception; the egress proxy and service-worker blocking come next), and popups
-// (window-open, blank-noopener) whose first request can precede interception.
+// enforcedVectors are the fixture's egress vectors the in-browser enforcement covers on its
+// own. websocket and the popups (window-open, blank-noopener) are the proxy's
+// (TestEgressRefusedAtTheEdge), serviceworker the registration block's.
 var enforcedVectors = []string{"img", "script", "stylesheet", "iframe", "fetch", "xhr", "beacon", "prefetch",
 	"eventsource", "worker", "redirect", "redirect307", "meta-refresh", "script-nav", "form-get", "form-post"}
 
 // visit loads a vector page and then reads once more (a page-initiated request may land
-// between operations); it returns every blocked request and error code reported.
+// after the navigation returns); it returns every blocked request and error code reported.
 func visit(t *testing.T, rt transport.Caller, url string, octx *transport.OperationContext) ([]transport.Blocked, []transport.Code) {
 	t.Helper()
 	var blocked []transport.Blocked
@@ -199,6 +201,141 @@ func TestEgressRefusedAtTheEdge(t *testing.T) {
 			}
 			if len(codes) == 0 || codes[0] != transport.CodeEgressDenied || len(blocked) == 0 {
 				t.Fatalf("codes %v blocked %v", codes, blocked)
+			}
+		})
+	}
+}
+
+// TestEgressNarrowedInChildTargets: a cross-site iframe (the canary is addressed as
+// localhost, another site than the 127.0.0.1 fixture) and a dedicated worker are held to the
+// narrowing context. The
+// base is "*", so no proxy stands behind the browser: only in-browser enforcement of the
+// narrowing context keeps the canary silent. The worker's fetch comes after the load event,
+// so an assert under the same context waits for its outcome.
+func TestEgressNarrowedInChildTargets(t *testing.T) {
+	t.Parallel()
+	site := runtimetest.Fixture()
+	defer site.Close()
+	for _, v := range []struct{ vector, outcome string }{{"iframe", ""}, {"worker", "worker: "}} {
+		t.Run(v.vector, func(t *testing.T) {
+			canary, srv := fixture.NewCanaryServer()
+			defer srv.Close()
+			other := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+			rt := runtimetest.Open(t)
+			if got := rt.Enforcement(); len(got) != 1 {
+				t.Fatalf("enforcement %v, want the browser alone", got)
+			}
+			narrow, err := transport.Dispatch(bg, rt, transport.NarrowOriginPolicy{Origins: []string{site.URL}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := fixture.EgressURL(site.URL, v.vector, other)
+			visitUntil := func(octx *transport.OperationContext) ([]transport.Blocked, []transport.Code) {
+				blocked, codes := visit(t, rt, page, octx)
+				if v.outcome == "" {
+					return blocked, codes
+				}
+				_, err := transport.Dispatch(bg, rt, transport.Assert{Kind: transport.AssertTextContains, Value: v.outcome}, octx)
+				if err != nil {
+					oe := transport.AsOperationError("", err)
+					codes, blocked = append(codes, oe.Code), append(blocked, oe.Blocked...)
+				}
+				return blocked, codes
+			}
+			blocked, codes := visitUntil(&narrow.Context)
+			if canary.Connections() != 0 {
+				t.Fatalf("the canary saw %d connections (%v)", canary.Connections(), canary.Paths())
+			}
+			found := false
+			for _, b := range blocked {
+				found = found || b.Origin == other
+			}
+			if !found || len(codes) == 0 || codes[0] != transport.CodeEgressDenied {
+				t.Fatalf("blocked %v codes %v", blocked, codes)
+			}
+			// Without the context the base "*" applies again: the same page reaches the canary.
+			if _, codes := visitUntil(nil); len(codes) != 0 || canary.Hits() == 0 {
+				t.Fatalf("base policy: codes %v, canary hits %d", codes, canary.Hits())
+			}
+		})
+	}
+}
+
+// TestEgressInOutOfProcessFrame: an allowed cross-site frame runs in a renderer of its own,
+// out of reach of the tab's interception. The worker auto-attaches to it paused and
+// intercepts it before it resumes, so an image the frame loads from the canary is refused
+// like the tab's own. The base is "*" (no proxy behind the browser).
+func TestEgressInOutOfProcessFrame(t *testing.T) {
+	t.Parallel()
+	site := runtimetest.Fixture()
+	defer site.Close()
+	canary, srv := fixture.NewCanaryServer()
+	defer srv.Close()
+	// The framed site answers the iframe vector's /canary/iframe with a page that loads an
+	// image from the canary.
+	framed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>framed</title><p>framed</p><img src="%s/canary/oopif-img" alt="">`, srv.URL)
+	}))
+	defer framed.Close()
+	framedOrigin := strings.Replace(framed.URL, "127.0.0.1", "localhost", 1)
+	rt := runtimetest.Open(t)
+	narrow, err := transport.Dispatch(bg, rt, transport.NarrowOriginPolicy{Origins: []string{site.URL, framedOrigin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocked, codes := visit(t, rt, fixture.EgressURL(site.URL, "iframe", framedOrigin), &narrow.Context)
+	if canary.Connections() != 0 {
+		t.Fatalf("the framed page reached the canary: %v", canary.Paths())
+	}
+	if len(blocked) == 0 || blocked[0] != (transport.Blocked{Kind: "image", Origin: srv.URL}) || len(codes) == 0 || codes[0] != transport.CodeEgressDenied {
+		t.Fatalf("blocked %v codes %v", blocked, codes)
+	}
+	// The same page without the context: the frame's image reaches the canary.
+	if _, codes := visit(t, rt, fixture.EgressURL(site.URL, "iframe", framedOrigin), nil); len(codes) != 0 || !canary.Saw("/canary/oopif-img") {
+		t.Fatalf("base policy: codes %v, canary %v", codes, canary.Paths())
+	}
+}
+
+// TestEgressNarrowedAtTheEdge: the proxy holds the narrowing context too, not just the base.
+// The canary is in the base but not in the context; a WebSocket and a popup's first
+// document (neither of which page interception sees) must not reach it.
+func TestEgressNarrowedAtTheEdge(t *testing.T) {
+	t.Parallel()
+	site := runtimetest.Fixture()
+	defer site.Close()
+	for _, v := range []struct{ vector, role, name string }{
+		{"websocket", "", ""},
+		{"window-open", "button", "Open"},
+	} {
+		t.Run(v.vector, func(t *testing.T) {
+			canary, srv := fixture.NewCanaryServer()
+			defer srv.Close()
+			rt := runtimetest.Open(t, site.URL, srv.URL)
+			narrow, err := transport.Dispatch(bg, rt, transport.NarrowOriginPolicy{Origins: []string{site.URL}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var codes []transport.Code
+			note := func(err error) {
+				if err != nil {
+					codes = append(codes, transport.AsOperationError("", err).Code)
+				}
+			}
+			_, err = transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, v.vector, srv.URL)}, &narrow.Context)
+			note(err)
+			if v.role != "" {
+				_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: v.name}}, &narrow.Context)
+				note(err)
+			}
+			time.Sleep(500 * time.Millisecond)
+			_, err = transport.Dispatch(bg, rt, transport.Read{}, &narrow.Context)
+			note(err)
+			if canary.Connections() != 0 {
+				t.Fatalf("the canary saw %d connections (%v)", canary.Connections(), canary.Paths())
+			}
+			if len(codes) == 0 || codes[0] != transport.CodeEgressDenied {
+				t.Fatalf("codes %v", codes)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"net"
 	"net/url"
+	"sync/atomic"
 
 	"github.com/fastbrowser/fastbrowser/runtime/egressproxy"
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
@@ -13,11 +14,15 @@ import (
 // network edge (a restricted base) and the browser can reach a loopback proxy (it was
 // launched here, or attached on this machine). A remote browser keeps in-browser
 // enforcement only, and the session says so (Enforcement).
-func startProxy(base policy.Policy, cdpURL string) (*egressproxy.Proxy, error) {
+//
+// The proxy admits what the policy in force admits (edge): the effective policy of the
+// latest call, which stays until the next call, like the worker's.
+func startProxy(base policy.Policy, cdpURL string, edge *atomic.Pointer[policy.Policy]) (*egressproxy.Proxy, error) {
 	if base.IsAny() || !loopbackEndpoint(cdpURL) {
 		return nil, nil
 	}
-	return egressproxy.Start(base.AllowsOrigin)
+	edge.Store(&base)
+	return egressproxy.Start(func(origin string) bool { return edge.Load().AllowsOrigin(origin) })
 }
 
 // loopbackEndpoint reports whether a DevTools endpoint is on this machine ("" = launched).

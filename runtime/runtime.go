@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/runtime/egressproxy"
@@ -49,8 +50,9 @@ type Runtime struct {
 	turn         chan struct{} // one call at a time
 	lookupEnv    func(string) (string, bool)
 	subresources string
-	proxy        *egressproxy.Proxy // nil: no edge enforcement
-	proxySeen    int                // proxy refusals already reported
+	proxy        *egressproxy.Proxy            // nil: no edge enforcement
+	proxySeen    int                           // proxy refusals already reported
+	edge         atomic.Pointer[policy.Policy] // the policy the proxy admits
 
 	mu      sync.Mutex
 	toTab   map[string]string // worker target ID → handle
@@ -87,7 +89,7 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 		r.browser = b
 		cdpURL = b.WebSocketURL()
 	}
-	px, err := startProxy(base, opts.CDPURL)
+	px, err := startProxy(base, opts.CDPURL, &r.edge)
 	if err != nil {
 		if r.browser != nil {
 			_ = r.browser.Close()
@@ -175,6 +177,7 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 	if err := r.toTargets(name, op); err != nil {
 		return nil, err
 	}
+	r.edge.Store(&pol)
 	res, err := r.client.Call(ctx, op, octx)
 	res, err = r.withProxyBlocked(name, res, err)
 	if err != nil {

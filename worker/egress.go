@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/fetch"
 	"github.com/mafredri/cdp/protocol/network"
 
@@ -15,8 +16,8 @@ import (
 )
 
 // egress enforces the origin policy inside the browser: every request of every attached tab
-// pauses at the Fetch Request stage and is continued or failed here. During an operation the
-// operation's effective policy applies, between operations the session base.
+// pauses at the Fetch Request stage and is continued or failed here. The policy in force is
+// the effective policy of the latest operation: it stays until the next operation starts.
 type egress struct {
 	mu       sync.Mutex
 	active   policy.Policy
@@ -83,15 +84,16 @@ func (e *egress) take() ([]transport.Blocked, bool) {
 	return b, len(b) > 0 && (doc || !e.report)
 }
 
-// intercept turns on Fetch interception for a tab and answers every paused request. It must
-// run before the tab loads anything. Events are always drained.
-func (w *Worker) intercept(ctx context.Context, t *tab) error {
-	paused, err := t.c.Fetch.RequestPaused(ctx)
+// intercept turns on Fetch interception for a target (a tab, or a frame or worker attached
+// under one) and answers every paused request. It must run before the target loads
+// anything. Events are always drained.
+func (w *Worker) intercept(ctx context.Context, c *cdp.Client) error {
+	paused, err := c.Fetch.RequestPaused(ctx)
 	if err != nil {
 		return err
 	}
 	all := "*"
-	if err := t.c.Fetch.Enable(ctx, fetch.NewEnableArgs().SetPatterns([]fetch.RequestPattern{{URLPattern: &all, RequestStage: fetch.RequestStageRequest}})); err != nil {
+	if err := c.Fetch.Enable(ctx, fetch.NewEnableArgs().SetPatterns([]fetch.RequestPattern{{URLPattern: &all, RequestStage: fetch.RequestStageRequest}})); err != nil {
 		paused.Close()
 		return err
 	}
@@ -108,7 +110,7 @@ func (w *Worker) intercept(ctx context.Context, t *tab) error {
 			slots <- struct{}{}
 			go func() {
 				defer func() { <-slots }()
-				w.decide(t, ev)
+				w.decide(c, ev)
 			}()
 		}
 	}()
@@ -117,19 +119,19 @@ func (w *Worker) intercept(ctx context.Context, t *tab) error {
 
 // decide continues an allowed request and fails a refused one in the browser, recording its
 // kind and origin only.
-func (w *Worker) decide(t *tab, ev *fetch.RequestPausedReply) {
+func (w *Worker) decide(c *cdp.Client, ev *fetch.RequestPausedReply) {
 	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
 	defer cancel()
 	origin, ok := w.egress.allows(ev.Request.URL)
 	if ok {
-		if err := t.c.Fetch.ContinueRequest(ctx, fetch.NewContinueRequestArgs(ev.RequestID)); err != nil {
+		if err := c.Fetch.ContinueRequest(ctx, fetch.NewContinueRequestArgs(ev.RequestID)); err != nil {
 			w.log.Printf("continue request: %v", err)
 		}
 		return
 	}
 	kind := strings.ToLower(string(ev.ResourceType))
 	w.egress.refuse(kind, origin)
-	if err := t.c.Fetch.FailRequest(ctx, fetch.NewFailRequestArgs(ev.RequestID, network.ErrorReasonBlockedByClient)); err != nil {
+	if err := c.Fetch.FailRequest(ctx, fetch.NewFailRequestArgs(ev.RequestID, network.ErrorReasonBlockedByClient)); err != nil {
 		w.log.Printf("fail request: %v", err)
 	}
 }

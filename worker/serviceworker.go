@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 )
 
@@ -18,12 +19,12 @@ const blockServiceWorkersJS = `(() => {
   Object.defineProperty(Object.getPrototypeOf(sw), 'register', {value: refuse, writable: false, configurable: false});
 })();`
 
-// blockServiceWorkers installs the registration block on a tab, unless the session allows
-// service workers.
-func (w *Worker) blockServiceWorkers(ctx context.Context, t *tab) error {
+// blockServiceWorkers installs the registration block on a tab or an out-of-process frame,
+// unless the session allows service workers.
+func (w *Worker) blockServiceWorkers(ctx context.Context, c *cdp.Client) error {
 	if w.allowServiceWorkers {
 		return nil
 	}
-	_, err := t.c.Page.AddScriptToEvaluateOnNewDocument(ctx, page.NewAddScriptToEvaluateOnNewDocumentArgs(blockServiceWorkersJS).SetRunImmediately(true))
+	_, err := c.Page.AddScriptToEvaluateOnNewDocument(ctx, page.NewAddScriptToEvaluateOnNewDocumentArgs(blockServiceWorkersJS).SetRunImmediately(true))
 	return err
 }

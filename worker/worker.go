@@ -147,7 +147,10 @@ func (w *Worker) attach(ctx context.Context, id target.ID) (*tab, error) {
 	life, stop := context.WithCancel(context.Background())
 	t := &tab{id: id, conn: conn, c: c, stop: stop, changed: make(chan struct{})}
 	fail := func(err error) (*tab, error) { stop(); _ = conn.Close(); return nil, err }
-	if err := w.intercept(life, t); err != nil {
+	if err := w.intercept(life, c); err != nil {
+		return fail(err)
+	}
+	if err := w.attachChildren(life, c); err != nil {
 		return fail(err)
 	}
 	navigated, err := c.Page.FrameNavigated(life)
@@ -161,7 +164,7 @@ func (w *Worker) attach(ctx context.Context, id target.ID) (*tab, error) {
 	if err := c.Page.Enable(ctx); err != nil {
 		return fail(err)
 	}
-	if err := w.blockServiceWorkers(ctx, t); err != nil {
+	if err := w.blockServiceWorkers(ctx, c); err != nil {
 		return fail(err)
 	}
 	if err := c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true)); err != nil {
@@ -220,9 +223,11 @@ func (w *Worker) Handle(ctx context.Context, op transport.Operation, octx *trans
 	if fail && op.OpName() != transport.OpClose {
 		return nil, egressDenied(op.OpName(), earlier, transport.NotAttempted, true)
 	}
+	// The policy stays in force after the operation, until the next one: what the page does
+	// on its own meanwhile (a timer, a worker's late fetch) is held to the policy of the call
+	// that led to it. Only a call without a context gets the base back.
 	w.egress.setActive(pol)
 	res, err := w.run(ctx, op, pol)
-	w.egress.setActive(w.base)
 	blocked, fail := w.egress.take()
 	blocked = append(earlier, blocked...)
 	if len(blocked) == 0 {
