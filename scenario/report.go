@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -75,6 +76,12 @@ type OperationReport struct {
 	Result     json.RawMessage           `json:"result,omitempty"`
 	Blocked    []transport.Blocked       `json:"blocked,omitempty"`
 	Error      *transport.OperationError `json:"error,omitempty"`
+	// Evidence lists the failure evidence committed for a failed operation (metadata only;
+	// Path is relative to the run's artifacts directory, DIR/artifacts).
+	Evidence []artifacts.Meta `json:"evidence,omitempty"`
+	// EvidenceUnavailable says which evidence parts are missing and why (e.g. a screenshot
+	// not kept: redaction_not_proven). Missing evidence never changes Error.
+	EvidenceUnavailable []transport.UnavailablePart `json:"evidenceUnavailable,omitempty"`
 }
 
 // NewRunID returns a fresh run id: UTC time plus random bits, sortable and unique.

@@ -72,12 +72,14 @@ func NewOperation(op string) (Operation, bool) {
 		return &WaitPopup{}, true
 	case OpNarrowOriginPolicy:
 		return &NarrowOriginPolicy{}, true
+	case OpCaptureEvidence:
+		return &CaptureEvidence{}, true
 	}
 	return nil, false
 }
 
 // OpNames lists the implemented operations, in documentation order.
-var OpNames = []string{OpObserve, OpAct, OpRead, OpAssert, OpNavigate, OpReload, OpListTabs, OpSelectTab, OpWaitPopup, OpCloseTab, OpNarrowOriginPolicy, OpClose}
+var OpNames = []string{OpObserve, OpAct, OpRead, OpAssert, OpNavigate, OpReload, OpListTabs, OpSelectTab, OpWaitPopup, OpCloseTab, OpCaptureEvidence, OpNarrowOriginPolicy, OpClose}
 
 // NewResult returns a zero result for op, for decoding a response.
 func NewResult(op Operation) Result { return op.newResult() }

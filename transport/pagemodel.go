@@ -90,6 +90,9 @@ type Act struct {
 	Option string   `json:"option,omitempty"` // select: label, else value
 	Key    string   `json:"key,omitempty"`    // press
 	Files  []string `json:"files,omitempty"`  // upload: paths under the working directory
+	// SecretText marks the typed text as a secret: the worker then masks the field in every
+	// screenshot. The runtime sets it for {"env":…} text, which reaches the worker resolved.
+	SecretText bool `json:"secretText,omitempty"`
 }
 
 // Receipt records what an action did, never what was typed.

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"regexp"
 	"strconv"
 	"unicode/utf8"
 
@@ -183,3 +184,46 @@ func validKey(k string) bool {
 }
 
 func (r WaitPopup) Validate() error { return checkTab(OpWaitPopup, "request.opener", r.Opener, false) }
+
+// idPattern is what run ids and operation names in evidence requests may look like: they end
+// up in artifact paths, so nothing that could climb or hide a path passes.
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// ValidID reports whether s is a usable run id or operation name (not "." or "..").
+func ValidID(s string) bool { return idPattern.MatchString(s) && s != "." && s != ".." }
+
+// MaxRedactionRules bounds the rules one capture applies.
+const MaxRedactionRules = 32
+
+func (r CaptureEvidence) Validate() error {
+	if err := checkTab(OpCaptureEvidence, "request.tab", r.Tab, false); err != nil {
+		return err
+	}
+	if !ValidID(r.RunID) {
+		return Invalid(OpCaptureEvidence, "request.runId", "expected 1–64 characters of A-Z a-z 0-9 . _ - (not . or ..)")
+	}
+	if !ValidID(r.Operation) {
+		return Invalid(OpCaptureEvidence, "request.operation", "expected 1–64 characters of A-Z a-z 0-9 . _ - (not . or ..)")
+	}
+	return ValidateRedaction(OpCaptureEvidence, "request.redaction", r.Redaction)
+}
+
+// ValidateRedaction checks redaction rules: at most MaxRedactionRules, each with a role, a
+// name or a label of at most 200 characters.
+func ValidateRedaction(op, path string, rules []RedactionRule) error {
+	if len(rules) > MaxRedactionRules {
+		return Invalid(op, path, "more than %d redaction rules", MaxRedactionRules)
+	}
+	for i, rule := range rules {
+		p := path + "[" + strconv.Itoa(i) + "]"
+		if rule.Role == "" && rule.Name == "" && rule.Label == "" {
+			return Invalid(op, p, "expected a role, a name or a label")
+		}
+		for _, f := range []string{rule.Role, rule.Name, rule.Label} {
+			if utf8.RuneCountInString(f) > 200 {
+				return Invalid(op, p, "a rule field is longer than 200 characters")
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,109 @@
+package transport
+
+import "github.com/fastbrowser/fastbrowser/artifacts"
+
+// Evidence (issue 5): captureEvidence and the payloads that carry evidence across the
+// transport. The worker never writes files: it returns payloads, the runtime commits them to
+// its artifact store and answers with artifact metadata instead.
+
+// OpCaptureEvidence names the evidence operation.
+const OpCaptureEvidence = "captureEvidence"
+
+// RedactionRule selects elements to mask before a screenshot: by ARIA role, accessible name
+// or label (each given field must match exactly, case-insensitively; at least one field).
+// Password fields and fields that received a secret are always masked, rules or not.
+type RedactionRule struct {
+	Role  string `json:"role,omitempty"`
+	Name  string `json:"name,omitempty"`
+	Label string `json:"label,omitempty"`
+}
+
+// CaptureEvidence captures what a tab shows: a redacted screenshot, console and network
+// summaries, and the outline.
+type CaptureEvidence struct {
+	Tab       string          `json:"tab,omitempty"`
+	RunID     string          `json:"runId" required:"true"`
+	Operation string          `json:"operation" required:"true"` // the operation the evidence is for (id or index)
+	Redaction []RedactionRule `json:"redaction,omitempty"`
+}
+
+// Evidence parts and payload kinds.
+const (
+	PartScreenshot = "screenshot"
+	PartConsole    = "console"
+	PartNetwork    = "network"
+	PartOutline    = "outline"
+)
+
+// ArtifactPayload is one piece of evidence on the wire (DESIGN.md "Artifacts").
+type ArtifactPayload struct {
+	Kind        string `json:"kind"`        // screenshot | console | network | outline
+	ContentType string `json:"contentType"` // image/png | application/json
+	Encoding    string `json:"encoding"`    // base64
+	DataBase64  string `json:"dataBase64"`
+	ByteLength  int    `json:"byteLength"` // decoded length
+	Truncated   bool   `json:"truncated"`
+}
+
+// RedactionProof is the worker's account of masking, measured after masking and before the
+// capture. A screenshot is kept only when Proven: rules were applied and Unmasked is 0.
+type RedactionProof struct {
+	Rules    []string `json:"rules"`    // applied: "password", "secret-field", "role=…", "name=…", "label=…"
+	Matched  int      `json:"matched"`  // elements the rules matched
+	Masked   int      `json:"masked"`   // of those, masked
+	Unmasked int      `json:"unmasked"` // of those, still showing after masking
+	Proven   bool     `json:"proven"`
+}
+
+// UnavailablePart says why one part of the evidence is missing: it is reported, never faked.
+type UnavailablePart struct {
+	Part    string `json:"part"`
+	Code    Code   `json:"code"` // redaction_not_proven, artifact_too_large, timeout, internal
+	Message string `json:"message"`
+}
+
+// ConsoleEntry is one console summary line: identical messages are counted, not repeated.
+type ConsoleEntry struct {
+	Level   string `json:"level"` // log | info | warning | error | debug
+	Message string `json:"message"`
+	Count   int    `json:"count"`
+}
+
+// NetworkEntry is one request that went wrong. URL is the origin only: never a path, query,
+// fragment, header, cookie or body.
+type NetworkEntry struct {
+	Method   string `json:"method"`
+	URL      string `json:"url"`
+	Status   int    `json:"status,omitempty"`
+	Category string `json:"category"` // failed | blocked | http_error
+	Count    int    `json:"count"`
+}
+
+// ConsoleSummary and NetworkSummary are the JSON of the console and network artifacts.
+type ConsoleSummary struct {
+	Entries   []ConsoleEntry `json:"entries"`
+	Truncated bool           `json:"truncated"`
+}
+
+type NetworkSummary struct {
+	Entries   []NetworkEntry `json:"entries"`
+	Truncated bool           `json:"truncated"`
+}
+
+// CaptureEvidenceResult: from the worker it carries Payloads; the runtime commits them and
+// returns Artifacts (metadata) in their place.
+type CaptureEvidenceResult struct {
+	Egress
+	Tab         string            `json:"tab"`
+	Payloads    []ArtifactPayload `json:"payloads,omitempty"`
+	Artifacts   []artifacts.Meta  `json:"artifacts,omitempty"`
+	Redaction   *RedactionProof   `json:"redaction,omitempty"`
+	Unavailable []UnavailablePart `json:"unavailable,omitempty"`
+}
+
+func (CaptureEvidence) OpName() string                  { return OpCaptureEvidence }
+func (CaptureEvidence) Mutates() bool                   { return false }
+func (r *CaptureEvidence) TabRefs() []*string           { return tabs(&r.Tab) }
+func (CaptureEvidence) newResult() Result               { return &CaptureEvidenceResult{} }
+func (CaptureEvidence) resultOf() CaptureEvidenceResult { return CaptureEvidenceResult{} }
+func (r *CaptureEvidenceResult) TabRefs() []*string     { return tabs(&r.Tab) }
