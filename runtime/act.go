@@ -18,6 +18,14 @@ func (r *Runtime) prepareAct(a *transport.Act) error {
 		if err != nil {
 			return err
 		}
+		if t.Secret() {
+			// From here on the value is scrubbed from everything the session returns, and
+			// the worker masks the field in screenshots.
+			if err := r.secrets.Add(t.Value()); err != nil {
+				return transport.Invalid(transport.OpAct, "request.text.env", "the value of %s cannot be kept secret: %s", a.Text.EnvName(), secretRefusal(err))
+			}
+			a.SecretText = true
+		}
 		a.Text = t
 	}
 	if a.Action == transport.ActUpload {

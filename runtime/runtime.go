@@ -11,6 +11,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/runtime/egressproxy"
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
+	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -39,6 +40,13 @@ type Options struct {
 	ServiceWorkers string
 	// LookupEnv reads {"env":…} text for act (nil: os.LookupEnv).
 	LookupEnv func(string) (string, bool)
+	// Evidence is where captured evidence goes; nil refuses captureEvidence and captures
+	// nothing on failure.
+	Evidence *EvidenceOptions
+	// Secrets collects every {"env":…} value the session resolves, and scrubs them from
+	// everything the session returns. Share one Set with every output of the run (reports,
+	// logs); nil gives the session a Set of its own.
+	Secrets *secrets.Set
 }
 
 // Runtime is one browser session. It is a transport.Caller (typed calls via
@@ -53,11 +61,15 @@ type Runtime struct {
 	proxy        *egressproxy.Proxy            // nil: no edge enforcement
 	proxySeen    int                           // proxy refusals already reported
 	edge         atomic.Pointer[policy.Policy] // the policy the proxy admits
+	evidence     *EvidenceOptions
+	secrets      *secrets.Set
 
 	mu      sync.Mutex
 	toTab   map[string]string // worker target ID → handle
 	toTgt   map[string]string // handle → worker target ID
 	handles int
+	// evidenceSeq numbers failure-evidence captures.
+	evidenceSeq int
 
 	closeOnce sync.Once
 	closeErr  error
@@ -74,7 +86,11 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 		}
 		base = p
 	}
-	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}, lookupEnv: opts.LookupEnv, subresources: opts.Subresources}
+	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}, lookupEnv: opts.LookupEnv, subresources: opts.Subresources,
+		evidence: opts.Evidence, secrets: opts.Secrets}
+	if r.secrets == nil {
+		r.secrets = secrets.New()
+	}
 	cdpURL := opts.CDPURL
 	if cdpURL == "" {
 		b, err := chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log})
@@ -167,6 +183,10 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 		if err := r.prepareAct(req); err != nil {
 			return nil, err
 		}
+	case *transport.CaptureEvidence:
+		if r.evidence == nil {
+			return nil, transport.Invalid(name, "request", "this session has no artifact store: evidence has nowhere to go")
+		}
 	}
 	select {
 	case r.turn <- struct{}{}:
@@ -181,10 +201,13 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 	res, err := r.client.Call(ctx, op, octx)
 	res, err = r.withProxyBlocked(name, res, err)
 	if err != nil {
-		return nil, err
+		return nil, r.scrubError(name, r.withFailureEvidence(op, err))
+	}
+	if ev, ok := res.(*transport.CaptureEvidenceResult); ok {
+		res = r.commitEvidence(ev)
 	}
 	r.toHandles(res)
-	return res, nil
+	return r.scrubResult(op, res), nil
 }
 
 func (r *Runtime) effective(op string, octx *transport.OperationContext) (policy.Policy, error) {

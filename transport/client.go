@@ -187,6 +187,11 @@ func DeadlineFor(op Operation) time.Duration {
 		return budgets.Navigation.Default + margin
 	case OpRead, OpAssert:
 		return budgets.ReadWait.Default + margin
+	case OpCaptureEvidence:
+		if ce, ok := op.(*CaptureEvidence); ok && ce.BudgetMs > 0 {
+			return time.Duration(ce.BudgetMs)*time.Millisecond + margin
+		}
+		return budgets.Screenshot.Default + margin
 	case OpAct:
 		// The worker bounds a whole act (locate, checks, input, verification) by the
 		// request budget; the margin lets its own timeout answer first.

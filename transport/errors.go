@@ -97,6 +97,11 @@ type OperationError struct {
 	Path string `json:"path,omitempty"`
 	// Blocked lists the requests the origin policy refused during the operation.
 	Blocked []Blocked `json:"blocked,omitempty"`
+	// Evidence is the failure evidence the runtime committed for this failure (metadata
+	// only), and EvidenceUnavailable the parts it could not keep. Neither ever replaces
+	// the code or message above.
+	Evidence            []ArtifactMeta    `json:"evidence,omitempty"`
+	EvidenceUnavailable []UnavailablePart `json:"evidenceUnavailable,omitempty"`
 
 	cause error // local only; never crosses the wire or reaches a message
 }

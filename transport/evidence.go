@@ -1,7 +1,5 @@
 package transport
 
-import "github.com/fastbrowser/fastbrowser/artifacts"
-
 // Evidence (issue 5): captureEvidence and the payloads that carry evidence across the
 // transport. The worker never writes files: it returns payloads, the runtime commits them to
 // its artifact store and answers with artifact metadata instead.
@@ -25,6 +23,9 @@ type CaptureEvidence struct {
 	RunID     string          `json:"runId" required:"true"`
 	Operation string          `json:"operation" required:"true"` // the operation the evidence is for (id or index)
 	Redaction []RedactionRule `json:"redaction,omitempty"`
+	// BudgetMs bounds the capture (default: the screenshot budget, at most its ceiling);
+	// parts not captured in time are reported unavailable.
+	BudgetMs int `json:"budgetMs,omitempty"`
 }
 
 // Evidence parts and payload kinds.
@@ -96,7 +97,7 @@ type CaptureEvidenceResult struct {
 	Egress
 	Tab         string            `json:"tab"`
 	Payloads    []ArtifactPayload `json:"payloads,omitempty"`
-	Artifacts   []artifacts.Meta  `json:"artifacts,omitempty"`
+	Artifacts   []ArtifactMeta    `json:"artifacts,omitempty"`
 	Redaction   *RedactionProof   `json:"redaction,omitempty"`
 	Unavailable []UnavailablePart `json:"unavailable,omitempty"`
 }
@@ -107,3 +108,19 @@ func (r *CaptureEvidence) TabRefs() []*string           { return tabs(&r.Tab) }
 func (CaptureEvidence) newResult() Result               { return &CaptureEvidenceResult{} }
 func (CaptureEvidence) resultOf() CaptureEvidenceResult { return CaptureEvidenceResult{} }
 func (r *CaptureEvidenceResult) TabRefs() []*string     { return tabs(&r.Tab) }
+
+// ArtifactMeta describes one committed artifact. It is what reports and results carry:
+// never the bytes. Path is relative to the store's root, always
+// "<sessionId>/<runId>/<artifactId>.<ext>". (artifacts.Meta is this type.)
+type ArtifactMeta struct {
+	ID             string `json:"id"`
+	Owner          string `json:"owner"` // who asked for it: a scenario id, a session id
+	Kind           string `json:"kind"`  // screenshot | console | network | outline
+	Path           string `json:"path"`
+	Bytes          int64  `json:"bytes"`
+	ContentType    string `json:"contentType"` // image/png | application/json
+	SHA256         string `json:"sha256"`      // hex of the committed bytes
+	Truncated      bool   `json:"truncated,omitempty"`
+	LocalOnly      bool   `json:"localOnly"`      // always true: evidence never leaves this machine
+	ModelForwarded bool   `json:"modelForwarded"` // always false: never sent to a model
+}

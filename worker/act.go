@@ -44,6 +44,9 @@ func (w *Worker) act(ctx context.Context, r *transport.Act) (transport.Result, e
 	case transport.ActType:
 		n := r.Text.Len()
 		receipt.TypedLength = &n
+		if r.SecretText {
+			w.rememberSecret(t, el.Backend, r.Text.Value())
+		}
 		mut, err = w.typeText(ctx, t, el, r.Text)
 	case transport.ActSelect:
 		mut, err = w.selectOption(ctx, t, el, r.Option, &receipt)
@@ -325,4 +328,26 @@ func (w *Worker) upload(ctx context.Context, t *tab, el *element, files []string
 		return transport.Verified, nil
 	}
 	return transport.Unknown, nil
+}
+
+// rememberSecret marks a field as holding a secret (masked in every screenshot from now on)
+// and keeps the text, in memory only, to mask wherever the page echoes it. It is marked
+// before typing: a failed or cut-short type may still have put part of it on the page.
+func (w *Worker) rememberSecret(t *tab, b dom.BackendNodeID, text string) {
+	t.mu.Lock()
+	if t.secretNodes == nil {
+		t.secretNodes = map[dom.BackendNodeID]bool{}
+	}
+	t.secretNodes[b] = true
+	t.mu.Unlock()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, s := range w.secrets {
+		if s == text {
+			return
+		}
+	}
+	if len(w.secrets) < 64 && text != "" {
+		w.secrets = append(w.secrets, text)
+	}
 }

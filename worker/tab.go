@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/page"
 	cdpruntime "github.com/mafredri/cdp/protocol/runtime"
 	"github.com/mafredri/cdp/protocol/target"
@@ -36,6 +37,9 @@ type tab struct {
 	status    int       // HTTP status of the last navigation or reload (0: unknown)
 	axEnabled bool      // the Accessibility domain is on for this tab
 	refs      *refTable // outline refs of the current document
+
+	diag        *diagnostics               // console and network summaries for evidence
+	secretNodes map[dom.BackendNodeID]bool // fields a secret was typed into: always masked
 }
 
 // documentID is the opaque id of the tab's committed document; it changes on every

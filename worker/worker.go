@@ -56,6 +56,7 @@ type Worker struct {
 	selected target.ID // "" when no tab is selected
 	popups   popupQueue
 	egress   egress
+	secrets  []string // secret texts typed this session, masked in screenshots; memory only
 }
 
 // Run connects to the browser, creates the worker's browser context and first tab within the
@@ -170,6 +171,10 @@ func (w *Worker) attach(ctx context.Context, id target.ID) (*tab, error) {
 	if err := c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true)); err != nil {
 		return fail(err)
 	}
+	t.diag = newDiagnostics()
+	if err := watchDiagnostics(life, c, t.diag); err != nil {
+		return fail(err)
+	}
 	tree, err := c.Page.GetFrameTree(ctx)
 	if err != nil {
 		return fail(err)
@@ -219,6 +224,11 @@ func (w *Worker) Handle(ctx context.Context, op transport.Operation, octx *trans
 	if err != nil {
 		return nil, err
 	}
+	if op.OpName() == transport.OpCaptureEvidence {
+		// Evidence neither acts nor loads anything: refusals pending since the last
+		// operation stay for the next one to report, and the policy in force stays.
+		return w.run(ctx, op, pol)
+	}
 	earlier, fail := w.egress.take()
 	if fail && op.OpName() != transport.OpClose {
 		return nil, egressDenied(op.OpName(), earlier, transport.NotAttempted, true)
@@ -265,6 +275,8 @@ func (w *Worker) run(ctx context.Context, op transport.Operation, pol policy.Pol
 		return w.observe(ctx, r)
 	case *transport.Act:
 		return w.act(ctx, r)
+	case *transport.CaptureEvidence:
+		return w.captureEvidence(ctx, r)
 	case *transport.WaitPopup:
 		return w.waitPopup(ctx, r)
 	case *transport.NarrowOriginPolicy:

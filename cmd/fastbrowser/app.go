@@ -24,6 +24,7 @@ func run(ctx context.Context, st *state, args []string) int {
 		Commands: []*cli.Command{
 			runCommand(st),
 			validateCommand(st),
+			reportCommand(st),
 			serveCommand(st),
 			workerCommand(st),
 			fixtureCommand(st),

@@ -46,3 +46,33 @@ func nameMatches(want, got string, exact bool) bool {
 	}
 	return strings.Contains(strings.ToLower(got), want)
 }
+
+// fieldRoles are the outline roles of elements that hold typed text.
+var fieldRoles = map[string]bool{"textbox": true, "password": true, "searchbox": true, "combobox": true, "spinbutton": true}
+
+// Redactable returns every element, actionable or not, that a redaction rule selects: role
+// as in Find ("" = any), name equal to the accessible name ignoring case and surrounding
+// white space ("" = any), and label the same comparison made against fields only (a field's
+// accessible name is its label). A rule with nothing set selects nothing.
+func Redactable(frames []Frame, role, name, label string) []Element {
+	if role == "" && name == "" && label == "" {
+		return nil
+	}
+	c := newConverter(frames, "")
+	role = strings.TrimSpace(role)
+	same := func(want, got string) bool {
+		return want == "" || strings.EqualFold(strings.TrimSpace(want), strings.TrimSpace(got))
+	}
+	var out []Element
+	var walk func([]*node)
+	walk = func(ns []*node) {
+		for _, n := range ns {
+			if n.backend != 0 && roleMatches(role, n.role) && same(name, n.name) && (label == "" || fieldRoles[n.role] && same(label, n.name)) {
+				out = append(out, Element{Backend: n.backend, Role: n.role, Name: cut(n.name)})
+			}
+			walk(n.children)
+		}
+	}
+	walk(c.convert())
+	return out
+}

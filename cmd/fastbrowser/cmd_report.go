@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/scenario/reportview"
+)
+
+// maxReportBytes bounds what `report` reads: a report is metadata (evidence bytes live in
+// artifacts/), so anything this large is not one fastbrowser wrote.
+const maxReportBytes = 64 << 20
+
+func reportCommand(st *state) *cli.Command {
+	return &cli.Command{
+		Name:      "report",
+		Usage:     "summarise a report.json on the terminal; with --html also write a self-contained HTML page (exit 0 shown, 2 unreadable report)",
+		UsageText: "fastbrowser report REPORT.json [--html FILE]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "html", Usage: "write a self-contained, offline HTML report to `FILE` (0600), embedding the evidence in the report's artifacts directory"},
+		},
+		Action: func(c *cli.Context) error {
+			reportPath, htmlPath, err := reportArgs(c)
+			if err != nil {
+				return err
+			}
+			rep, err := loadReportFile(reportPath)
+			if err != nil {
+				return err
+			}
+			reportview.Text(st.stdout, rep)
+			if htmlPath == "" {
+				return nil
+			}
+			artifactsDir := filepath.Join(filepath.Dir(reportPath), "artifacts")
+			if err := reportview.WriteHTMLFile(htmlPath, rep, artifactsDir, nil); err != nil {
+				return usageError("--html %s: cannot write the file", htmlPath)
+			}
+			fmt.Fprintf(st.stdout, "html: %s\n", htmlPath)
+			return nil
+		},
+	}
+}
+
+// reportArgs takes REPORT.json and --html from the flags or, because urfave/cli stops
+// parsing flags at the first argument, from after REPORT.json as the usage line shows it.
+func reportArgs(c *cli.Context) (report, html string, err error) {
+	args := c.Args().Slice()
+	html = c.String("html")
+	if len(args) == 0 {
+		return "", "", usageError("give one REPORT.json")
+	}
+	report, rest := args[0], args[1:]
+	switch {
+	case len(rest) == 0:
+	case len(rest) == 1 && (rest[0] == "--html" || rest[0] == "-html"):
+		return "", "", usageError("--html needs a FILE")
+	case len(rest) == 2 && (rest[0] == "--html" || rest[0] == "-html"):
+		html = rest[1]
+	case len(rest) == 1 && (strings.HasPrefix(rest[0], "--html=") || strings.HasPrefix(rest[0], "-html=")):
+		html = rest[0][strings.IndexByte(rest[0], '=')+1:]
+	default:
+		return "", "", usageError("give one REPORT.json (and optionally --html FILE)")
+	}
+	if c.IsSet("html") && len(rest) > 0 {
+		return "", "", usageError("--html given twice")
+	}
+	if html == "" && len(rest) > 0 {
+		return "", "", usageError("--html needs a FILE")
+	}
+	return report, html, nil
+}
+
+// loadReportFile reads a report v1 strictly enough to render it: valid JSON, version 1
+// exactly (a newer report may mean fields this build would misread), and a run id and status.
+// Unknown fields are allowed: report v1 only ever adds fields.
+func loadReportFile(path string) (*scenario.Report, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, usageError("%s: no such report file", path)
+	}
+	if err != nil {
+		return nil, usageError("%s: cannot open the report", path)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, usageError("%s: not a report file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxReportBytes+1))
+	if err != nil {
+		return nil, usageError("%s: cannot read the report", path)
+	}
+	if len(data) > maxReportBytes {
+		return nil, usageError("%s: larger than %d MiB; not a fastbrowser report", path, maxReportBytes>>20)
+	}
+	// Version first, so a future report is refused by name, not by a confusing type error.
+	var probe struct {
+		Version *int `json:"version"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, usageError("%s: not valid report JSON: %v", path, err)
+	}
+	if probe.Version == nil {
+		return nil, usageError("%s: no \"version\": not a fastbrowser report", path)
+	}
+	if *probe.Version != scenario.ReportVersion {
+		return nil, usageError("%s: report version %d is not supported (this fastbrowser reads version %d)", path, *probe.Version, scenario.ReportVersion)
+	}
+	var rep scenario.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return nil, usageError("%s: not a valid report v1: %v", path, err)
+	}
+	if rep.RunID == "" || rep.Status == "" {
+		return nil, usageError("%s: no runId or status: not a fastbrowser report", path)
+	}
+	return &rep, nil
+}
+
+// writeHTMLReport writes outDir/report.html for a run whose evidence is in outDir/artifacts;
+// `run` calls it next to report.json, with its secret scrubber.
+func writeHTMLReport(outDir string, rep *scenario.Report, scrub func([]byte) []byte) error {
+	return reportview.WriteHTMLFile(filepath.Join(outDir, "report.html"), rep, filepath.Join(outDir, "artifacts"), scrub)
+}

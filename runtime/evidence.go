@@ -1,0 +1,107 @@
+package runtime
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"strconv"
+
+	"github.com/fastbrowser/fastbrowser/artifacts"
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// EvidenceOptions says where a session's evidence goes.
+type EvidenceOptions struct {
+	Store     *artifacts.Store // the only writer of evidence
+	RunID     string
+	Owner     string // recorded on every artifact (a scenario id)
+	Redaction []transport.RedactionRule
+	// OnFailure captures evidence automatically when an operation fails.
+	OnFailure bool
+}
+
+// failureEvidenceWorkerMs is what the worker gets of the failure-evidence budget: the rest
+// is the round trip and the commit, so the whole capture stays inside the budget.
+const failureEvidenceWorkerMs = 1500
+
+// withFailureEvidence captures evidence for a failed operation, best effort and within the
+// failure-evidence budget. The original error is returned unchanged but for the evidence
+// lists; nothing is retried.
+func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
+	if r.evidence == nil || !r.evidence.OnFailure {
+		return err
+	}
+	switch op.OpName() {
+	case transport.OpCaptureEvidence, transport.OpClose, transport.OpNarrowOriginPolicy:
+		return err
+	}
+	oe := *transport.AsOperationError(op.OpName(), err)
+	switch oe.Code {
+	case transport.CodeWorkerCrashed, transport.CodeCancelled, transport.CodeInvalidRequest, transport.CodeBudgetExceeded:
+		return err // no page to show, or nothing reached it
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.FailureEvidence.Default)
+	defer cancel()
+	req := &transport.CaptureEvidence{RunID: r.evidence.RunID, Operation: r.evidenceLabel(op), Redaction: r.evidence.Redaction, BudgetMs: failureEvidenceWorkerMs}
+	if refs := op.TabRefs(); len(refs) > 0 {
+		req.Tab = *refs[0] // already the worker's target id
+	}
+	res, cerr := r.client.Call(ctx, req, nil)
+	if cerr != nil {
+		oe.EvidenceUnavailable = []transport.UnavailablePart{{Part: "evidence", Code: transport.AsOperationError("", cerr).Code, Message: "failure evidence could not be captured"}}
+		return &oe
+	}
+	ev := r.commitEvidence(res.(*transport.CaptureEvidenceResult))
+	oe.Evidence, oe.EvidenceUnavailable = ev.Artifacts, ev.Unavailable
+	return &oe
+}
+
+func (r *Runtime) evidenceLabel(op transport.Operation) string {
+	r.mu.Lock()
+	r.evidenceSeq++
+	n := r.evidenceSeq
+	r.mu.Unlock()
+	return op.OpName() + "-" + strconv.Itoa(n)
+}
+
+// commitEvidence writes a capture's payloads to the store and answers with their metadata.
+// A screenshot is kept only with a proven redaction; diagnostics are scrubbed of secrets
+// before they are written; a part that cannot be kept is listed as unavailable.
+func (r *Runtime) commitEvidence(res *transport.CaptureEvidenceResult) *transport.CaptureEvidenceResult {
+	out := *res
+	out.Payloads, out.Artifacts = nil, nil
+	out.Unavailable = append([]transport.UnavailablePart{}, res.Unavailable...)
+	miss := func(part string, code transport.Code, msg string) {
+		out.Unavailable = append(out.Unavailable, transport.UnavailablePart{Part: part, Code: code, Message: msg})
+	}
+	for _, p := range res.Payloads {
+		data, err := base64.StdEncoding.DecodeString(p.DataBase64)
+		if err != nil || p.Encoding != "base64" || len(data) != p.ByteLength {
+			miss(p.Kind, transport.CodeProtocolError, "the worker sent a malformed payload")
+			continue
+		}
+		truncated := p.Truncated
+		if p.Kind == transport.PartScreenshot {
+			if res.Redaction == nil || !res.Redaction.Proven {
+				miss(p.Kind, transport.CodeRedactionNotProven, "screenshot not kept: the redaction was not proven")
+				continue
+			}
+		} else {
+			data = r.secrets.ScrubBytes(data)
+			if len(data) > budgets.DiagnosticsBytes {
+				data, truncated = data[:budgets.DiagnosticsBytes], true
+			}
+		}
+		meta, err := r.evidence.Store.Put(r.evidence.RunID, r.evidence.Owner, p.Kind, data, truncated)
+		switch {
+		case errors.Is(err, artifacts.ErrTooLarge):
+			miss(p.Kind, transport.CodeArtifactTooLarge, "over the size limit: not kept")
+		case err != nil:
+			miss(p.Kind, transport.CodeInternal, "could not be written to the artifact store")
+		default:
+			out.Artifacts = append(out.Artifacts, meta)
+		}
+	}
+	return &out
+}

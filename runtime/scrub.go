@@ -1,0 +1,51 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+
+	"github.com/fastbrowser/fastbrowser/runtime/secrets"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// scrubResult removes every secret of the session from a result (read text, titles, URLs,
+// outline text…) by scrubbing its JSON and decoding it again. Nothing to scrub, no cost.
+func (r *Runtime) scrubResult(op transport.Operation, res transport.Result) transport.Result {
+	if r.secrets.Len() == 0 || res == nil {
+		return res
+	}
+	raw, err := json.Marshal(res)
+	if err != nil {
+		return res
+	}
+	clean := transport.NewResult(op)
+	if err := json.Unmarshal(r.secrets.ScrubBytes(raw), clean); err != nil {
+		return res
+	}
+	return clean
+}
+
+// scrubError removes secrets from an error's message (the only free text an error carries).
+func (r *Runtime) scrubError(op string, err error) error {
+	if r.secrets.Len() == 0 || err == nil {
+		return err
+	}
+	oe := *transport.AsOperationError(op, err)
+	oe.Message = r.secrets.Scrub(oe.Message)
+	return &oe
+}
+
+// secretRefusal says why a value cannot be a secret, without the value.
+func secretRefusal(err error) string {
+	switch {
+	case errors.Is(err, secrets.ErrTooShort):
+		return "shorter than 4 characters (masking it would corrupt ordinary output)"
+	case errors.Is(err, secrets.ErrInsideMask):
+		return "it occurs inside the mask text"
+	}
+	return "refused"
+}
+
+// Secrets is the session's set of secret values, for scrubbing outputs the session does not
+// write itself.
+func (r *Runtime) Secrets() *secrets.Set { return r.secrets }

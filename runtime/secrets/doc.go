@@ -1,0 +1,19 @@
+// Package secrets owns the masking of secret values in everything fastbrowser lets out.
+//
+// A secret is a value read from an environment variable and typed into a page. Its value
+// lives only in memory, in a Set. Every text that leaves the program — results, page text
+// read back, console messages, errors, JSON reports, JUnit XML, HTML reports, stdout and
+// stderr — is passed through Set.Scrub, Set.ScrubBytes or a Set.Writer first, which replace
+// the secret with Mask.
+//
+// A secret can leave in more spellings than its raw bytes: a page may URL-encode it,
+// base64 it (HTTP basic auth), or a report may JSON- or HTML-escape it. Add registers the
+// raw value and each of those spellings ("forms"), so one registration covers them all.
+//
+// Masking is by span, not by sequential replacement: every occurrence of every form is
+// found, overlapping occurrences are merged, and each merged span becomes one Mask. So no
+// tail of a secret survives because a different, overlapping form matched first.
+//
+// The package refuses values that are too short to mask safely (ErrTooShort) and never
+// puts a value in an error message.
+package secrets

@@ -1,0 +1,86 @@
+package secrets
+
+import (
+	"slices"
+	"strings"
+)
+
+// span is a half-open byte range [start, end) of text to mask.
+type span struct{ start, end int }
+
+// Scrub returns text with every registered form of every secret replaced by Mask.
+// Overlapping occurrences (two forms, or two secrets sharing bytes) become one Mask, so
+// no tail of either survives; adjacent ones stay separate Masks.
+func (s *Set) Scrub(text string) string {
+	spans := s.snapshot().find(text)
+	if len(spans) == 0 {
+		return text
+	}
+	return string(render(nil, text, spans, false))
+}
+
+// ScrubBytes is Scrub for a byte slice. It returns b itself when there is nothing to mask
+// and a new slice otherwise; b is never modified.
+func (s *Set) ScrubBytes(b []byte) []byte {
+	text := string(b)
+	spans := s.snapshot().find(text)
+	if len(spans) == 0 {
+		return b
+	}
+	return render(make([]byte, 0, len(b)), text, spans, false)
+}
+
+// find returns the merged spans of every occurrence of every form in text, in order.
+// Occurrences of one form may overlap each other ("aaaa" in "aaaaa"), so the search
+// resumes one byte after each hit, not after its end.
+func (t *table) find(text string) []span {
+	if len(text) == 0 || len(t.forms) == 0 {
+		return nil
+	}
+	var hits []span
+	for _, f := range t.forms {
+		for from := 0; from+len(f) <= len(text); {
+			i := strings.Index(text[from:], f)
+			if i < 0 {
+				break
+			}
+			hits = append(hits, span{from + i, from + i + len(f)})
+			from += i + 1
+		}
+	}
+	return merge(hits)
+}
+
+// merge sorts spans and joins those that overlap. Spans that only touch stay apart: that
+// keeps one Mask per secret for "secretsecret", and makes Writer's output independent of
+// where it cuts (a cut between two touching spans cannot know about the second).
+func merge(hits []span) []span {
+	if len(hits) == 0 {
+		return nil
+	}
+	slices.SortFunc(hits, func(a, b span) int { return a.start - b.start })
+	out := hits[:1]
+	for _, h := range hits[1:] {
+		last := &out[len(out)-1]
+		if h.start < last.end {
+			last.end = max(last.end, h.end)
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// render appends text to dst with each span replaced by Mask. When continued is true the
+// first span begins at 0 and its Mask was already written (see Writer), so it is dropped.
+func render(dst []byte, text string, spans []span, continued bool) []byte {
+	at := 0
+	for i, sp := range spans {
+		dst = append(dst, text[at:sp.start]...)
+		if !(continued && i == 0) {
+			dst = append(dst, Mask...)
+		}
+		at = sp.end
+	}
+	return append(dst, text[at:]...)
+}

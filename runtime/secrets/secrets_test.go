@@ -1,0 +1,233 @@
+package secrets
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"text/template"
+)
+
+// secret exercises every escaper: a space, URL-reserved '@' and '/', HTML and JSON
+// specials, both quotes and a non-ASCII letter.
+const secret = `p@ss w0rd/<&>"'é`
+
+func newSet(t testing.TB, values ...string) *Set {
+	t.Helper()
+	s := New()
+	for _, v := range values {
+		if err := s.Add(v); err != nil {
+			t.Fatalf("Add: %v", err)
+		}
+	}
+	return s
+}
+
+func TestEveryFormIsScrubbed(t *testing.T) {
+	s := newSet(t, secret)
+	marshalled, _ := json.Marshal(secret)
+	forms := map[string]string{
+		"raw":                secret,
+		"QueryEscape":        url.QueryEscape(secret),
+		"QueryEscape %20":    strings.ReplaceAll(url.QueryEscape(secret), "+", "%20"),
+		"PathEscape":         url.PathEscape(secret),
+		"encodeURIComponent": `p%40ss%20w0rd%2F%3C%26%3E%22'%C3%A9`,
+		"form-urlencoded":    `p%40ss+w0rd%2F%3C%26%3E%22%27%C3%A9`,
+		"base64 std":         base64.StdEncoding.EncodeToString([]byte(secret)),
+		"base64 url":         base64.URLEncoding.EncodeToString([]byte(secret)),
+		"base64 raw std":     base64.RawStdEncoding.EncodeToString([]byte(secret)),
+		"base64 raw url":     base64.RawURLEncoding.EncodeToString([]byte(secret)),
+		"json":               string(marshalled[1 : len(marshalled)-1]),
+		"json no html":       `p@ss w0rd/<&>\"'é`,
+		"json ascii":         `p@ss w0rd/\u003c\u0026\u003e\"'\u00e9`,
+		"json ascii no html": `p@ss w0rd/<&>\"'\u00e9`,
+		"html.EscapeString":  html.EscapeString(secret),
+		"HTMLEscapeString":   template.HTMLEscapeString(secret),
+		"innerHTML text":     `p@ss w0rd/&lt;&amp;&gt;"'é`,
+		"innerHTML attr":     `p@ss w0rd/<&amp;>&quot;'é`,
+	}
+	for name, form := range forms {
+		t.Run(name, func(t *testing.T) {
+			in := "before " + form + " after"
+			if got, want := s.Scrub(in), "before "+Mask+" after"; got != want {
+				t.Errorf("Scrub(%q) = %q, want %q", in, got, want)
+			}
+			if got := string(s.ScrubBytes([]byte(in))); got != "before "+Mask+" after" {
+				t.Errorf("ScrubBytes(%q) = %q", in, got)
+			}
+		})
+	}
+}
+
+// TestBase64InsideLongerValue covers HTTP basic auth: base64("user:" + secret) holds no
+// standalone encoding of the secret, at any of the three alignments.
+func TestBase64InsideLongerValue(t *testing.T) {
+	s := newSet(t, secret)
+	for _, user := range []string{"a:", "ab:", "abc:"} {
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+			whole := enc.EncodeToString([]byte(user + secret + "!tail"))
+			got := s.Scrub("Authorization: Basic " + whole)
+			if !strings.Contains(got, Mask) {
+				t.Errorf("user %q: %q not masked", user, whole)
+			}
+			// What is left of the encoding beside the Mask is at most the characters
+			// that mix in neighbouring bytes.
+			rest := strings.TrimPrefix(got, "Authorization: Basic ")
+			if left := len(rest) - len(Mask); left > len(whole)-len(secret)*4/3+4 {
+				t.Errorf("user %q: too much left unmasked: %q", user, rest)
+			}
+		}
+	}
+}
+
+func TestShortValuesRefused(t *testing.T) {
+	s := New()
+	for _, v := range []string{"", "a", "abc", "é€ü"} {
+		err := s.Add(v)
+		// The very sentinel, so nothing of the value can be in its text.
+		if err != ErrTooShort {
+			t.Errorf("Add(%q) = %v, want ErrTooShort", v, err)
+		}
+		if len(v) >= 3 && strings.Contains(err.Error(), v) {
+			t.Errorf("error %q contains the value %q", err, v)
+		}
+		if err := s.AddDerived(v); !errors.Is(err, ErrTooShort) {
+			t.Errorf("AddDerived(%q) = %v, want ErrTooShort", v, err)
+		}
+	}
+	if n := s.Len(); n != 0 {
+		t.Errorf("Len = %d after refusals, want 0", n)
+	}
+	if got := s.Scrub("abc abc"); got != "abc abc" {
+		t.Errorf("refused value masked: %q", got)
+	}
+	if err := s.Add("abcd"); err != nil {
+		t.Errorf("Add(4 characters) = %v", err)
+	}
+	if err := s.Add("éèêë"); err != nil { // 4 runes, 8 bytes
+		t.Errorf("Add(4 runes) = %v", err)
+	}
+}
+
+func TestValueInsideMaskRefused(t *testing.T) {
+	s := New()
+	for _, v := range []string{"cret", "[secret]", "secret"} {
+		if err := s.Add(v); err != ErrInsideMask {
+			t.Errorf("Add(%q) = %v, want ErrInsideMask", v, err)
+		}
+	}
+}
+
+func TestUnrelatedTextUnchanged(t *testing.T) {
+	texts := []string{"", "\n", "hello world", "p@ss w0rd", "p@ss w0rd/<&>\"'", "é", strings.Repeat("x", 1<<16)}
+	for _, s := range []*Set{New(), newSet(t, secret)} {
+		for _, text := range texts {
+			if got := s.Scrub(text); got != text {
+				t.Errorf("Scrub(%.40q) = %.40q", text, got)
+			}
+			b := []byte(text)
+			if got := s.ScrubBytes(b); string(got) != text {
+				t.Errorf("ScrubBytes(%.40q) = %.40q", text, got)
+			}
+		}
+	}
+}
+
+func TestOverlapsLeaveNoTail(t *testing.T) {
+	// Two secrets sharing bytes: a sequential replacer masks the first and leaves
+	// "world!" of the second.
+	s := newSet(t, "hello123", "123world!")
+	if got := s.Scrub("say hello123world! now"); got != "say "+Mask+" now" {
+		t.Errorf("overlapping secrets: %q", got)
+	}
+	// One secret overlapping itself.
+	s = newSet(t, "abab")
+	if got := s.Scrub("xabababx"); got != "x"+Mask+"x" {
+		t.Errorf("self-overlap: %q", got)
+	}
+	// Adjacent occurrences stay separate.
+	if got := s.Scrub("abab-abababab"); got != Mask+"-"+Mask {
+		t.Errorf("adjacent: %q", got)
+	}
+}
+
+func TestLenCountsDistinctValues(t *testing.T) {
+	s := New()
+	for _, v := range []string{"first-secret", "second-secret", "first-secret"} {
+		if err := s.Add(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AddDerived("second-secret"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddDerived("user:first-secret"); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Len(); n != 3 {
+		t.Errorf("Len = %d, want 3", n)
+	}
+}
+
+func TestConcurrentAddAndScrub(t *testing.T) {
+	s := New()
+	const n = 64
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			if err := s.Add(fmt.Sprintf("secret-%03d", i)); err != nil {
+				t.Error(err)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			text := fmt.Sprintf("x secret-%03d y", i)
+			got := s.Scrub(text)
+			// Either before or after the Add; never a partial mask.
+			if got != text && got != "x "+Mask+" y" {
+				t.Errorf("Scrub(%q) = %q", text, got)
+			}
+			_ = s.Len()
+		}()
+	}
+	wg.Wait()
+	if s.Len() != n {
+		t.Errorf("Len = %d, want %d", s.Len(), n)
+	}
+	for i := range n {
+		text := fmt.Sprintf("secret-%03d", i)
+		if got := s.Scrub(text); got != Mask {
+			t.Errorf("Scrub(%q) = %q after all Adds", text, got)
+		}
+	}
+}
+
+// FuzzScrub checks that no form of the secret survives Scrub whatever surrounds it. The
+// surroundings may themselves hold the secret or parts of it: those must be masked too.
+func FuzzScrub(f *testing.F) {
+	f.Add("", "")
+	f.Add("p@ss", " w0rd")
+	f.Add(secret[:5], secret[3:])
+	f.Add("cEBzcyB3", "MHJkLzwmPiInw6k=")
+	f.Add("p%40ss", "+w0rd")
+	s := newSet(f, secret)
+	forms := s.snapshot().forms
+	f.Fuzz(func(t *testing.T, prefix, suffix string) {
+		out := s.Scrub(prefix + secret + suffix)
+		for _, form := range forms {
+			if strings.Contains(out, form) {
+				t.Fatalf("form %q survives in %q", form, out)
+			}
+		}
+		if got := string(s.ScrubBytes([]byte(prefix + secret + suffix))); got != out {
+			t.Fatalf("ScrubBytes = %q, Scrub = %q", got, out)
+		}
+	})
+}

@@ -1,0 +1,48 @@
+package reportview
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/fastbrowser/fastbrowser/scenario"
+)
+
+// HTML renders rep as one self-contained HTML page. Evidence files are read from
+// artifactsDir (the run's DIR/artifacts) and embedded only when they verify against their
+// metadata; see readEvidence.
+func HTML(w io.Writer, rep *scenario.Report, artifactsDir string) error {
+	return page.Execute(w, buildPage(rep, artifactsDir))
+}
+
+// WriteHTMLFile renders rep to memory, passes the page through scrub (the caller's secret
+// scrubber; nil means none) and writes it to path atomically, mode 0600 whatever the umask:
+// a half-written or world-readable page could leak what the scrubber is there to hide.
+func WriteHTMLFile(path string, rep *scenario.Report, artifactsDir string, scrub func([]byte) []byte) error {
+	var buf bytes.Buffer
+	if err := HTML(&buf, rep, artifactsDir); err != nil {
+		return err
+	}
+	out := buf.Bytes()
+	if scrub != nil {
+		out = scrub(out)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".report-*.html")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(out); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,53 @@
+package reportview
+
+import (
+	_ "embed"
+	"html/template"
+	"strings"
+
+	"github.com/fastbrowser/fastbrowser/scenario"
+)
+
+//go:embed page.gohtml
+var pageSource string
+
+// page is parsed once: html/template escapes every report value for its context, so report
+// text (page titles, messages, console lines) can never become markup.
+var page = template.Must(template.New("page").Funcs(template.FuncMap{
+	"statusClass": statusClass,
+	"borderClass": func(s string) string { return "b-" + known(s) },
+	"opClass":     known,
+	"levelClass":  levelClass,
+	"join":        strings.Join,
+	"short":       func(s string) string { return truncate(s, 12) },
+}).Parse(pageSource))
+
+// known maps a status to a fixed CSS class name, never to report text.
+func known(status string) string {
+	switch status {
+	case scenario.StatusPassed, scenario.StatusFailed, scenario.StatusError, scenario.StatusInterrupted, scenario.StatusSkipped:
+		return status
+	case "ok":
+		return scenario.StatusPassed
+	}
+	return "other"
+}
+
+func statusClass(status string) string { return "s-" + known(status) }
+
+func levelClass(level string) string {
+	switch level {
+	case "error":
+		return "s-failed"
+	case "warning":
+		return "s-error"
+	}
+	return "s-other"
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
