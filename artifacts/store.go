@@ -21,6 +21,8 @@ type Store struct {
 	// default is a per-store random prefix plus a counter, unique even when a session is
 	// reopened by a later process.
 	newID func() string
+	// newTmp names a temp file; tests replace it to plant something at the name.
+	newTmp func() string
 	// beforeLink, when set (tests only), runs between the final-name check and the link,
 	// to prove the link itself refuses a name that appeared in that window.
 	beforeLink func(final string)
@@ -58,6 +60,7 @@ func Open(root, sessionID string) (*Store, error) {
 		session:    sessionID,
 		sessionDir: filepath.Join(abs, sessionID),
 		live:       make(map[*Writer]struct{}),
+		newTmp:     tmpName,
 	}
 	prefix, counter := "a"+randomHex(4)+"-", atomic.Uint64{}
 	s.newID = func() string { return prefix + strconv.FormatUint(counter.Add(1), 10) }
@@ -171,7 +174,7 @@ func (s *Store) Close() error {
 	// Discard outside s.mu: lock order is w.mu then s.mu (a failing writer leaves the set).
 	var errs []error
 	for _, w := range live {
-		if err := error(nil); err != nil && w != nil {
+		if err := w.close(errStoreClosed); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -877,3 +877,33 @@ func TestCloseRacesWriters(t *testing.T) {
 		t.Fatalf("%d files on disk, %d commits reported", files, len(committed))
 	}
 }
+
+func TestTempNameNeverFollowedOrReused(t *testing.T) {
+	s := openStore(t)
+	target := t.TempDir()
+	runDir := filepath.Join(s.Root(), "sess", "r")
+	if err := os.MkdirAll(runDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s.newTmp = func() string { return ".tmp-planted" }
+	planted := filepath.Join(runDir, ".tmp-planted")
+	if err := os.Symlink(filepath.Join(target, "evil"), planted); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put("r", "o", "screenshot", []byte("png"), false); err == nil {
+		t.Fatal("symlink at the temp name was followed")
+	}
+	assertEmpty(t, target)
+	if err := os.Remove(planted); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(planted, []byte("someone else's"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put("r", "o", "screenshot", []byte("png"), false); err == nil {
+		t.Fatal("existing temp file reused")
+	}
+	if got, _ := os.ReadFile(planted); string(got) != "someone else's" {
+		t.Fatalf("existing temp file changed: %q", got)
+	}
+}

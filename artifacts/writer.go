@@ -38,13 +38,14 @@ var errCommitted = errors.New("artifacts: artifact already committed")
 func (w *Writer) create() error {
 	var err error
 	for range 3 { // a random name colliding is near impossible; retry rather than reason about it
-		w.tmp = filepath.Join(w.runDir, tmpName())
+		w.tmp = filepath.Join(w.runDir, w.store.newTmp())
 		w.f, err = os.OpenFile(w.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, filePerm)
 		if !errors.Is(err, fs.ErrExist) {
 			break
 		}
 	}
 	if err != nil {
+		w.f = nil
 		return fmt.Errorf("artifacts: cannot create temp file in %s: %w", w.runDir, err)
 	}
 	if err := w.f.Chmod(filePerm); err != nil {

@@ -1,6 +1,10 @@
 package scenario
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/fastbrowser/fastbrowser/transport"
+)
 
 // FileVersion is the only scenario file version this build reads.
 const FileVersion = 1
@@ -15,6 +19,7 @@ type File struct {
 	Budgets        *Budgets    `json:"budgets,omitempty"`
 	AllowedOrigins []string    `json:"allowedOrigins,omitempty"`
 	Egress         *Egress     `json:"egress,omitempty"`
+	Redaction      *Redaction  `json:"redaction,omitempty"`
 	Operations     []Operation `json:"operations" required:"true"`
 }
 
@@ -95,4 +100,11 @@ type Egress struct {
 	// ServiceWorkers: "block" (default) refuses registration, because a service worker's
 	// fetches escape interception; "allow" opts in.
 	ServiceWorkers string `json:"serviceWorkers,omitempty"`
+}
+
+// Redaction lists what failure screenshots must mask besides password fields and fields a
+// secret was typed into (always masked). A screenshot whose masking cannot be proven is not
+// kept (redaction_not_proven).
+type Redaction struct {
+	Rules []transport.RedactionRule `json:"rules" required:"true"`
 }

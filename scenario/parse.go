@@ -124,6 +124,15 @@ func Parse(data []byte) (*Loaded, error) {
 	if e := f.Egress; e != nil && e.ServiceWorkers != "" && e.ServiceWorkers != "block" && e.ServiceWorkers != "allow" {
 		return nil, fail("egress.serviceWorkers", `expected "block" or "allow"`)
 	}
+	if r := f.Redaction; r != nil {
+		if len(r.Rules) == 0 {
+			return nil, fail("redaction.rules", "expected at least one rule {role?, name?, label?}")
+		}
+		if err := transport.ValidateRedaction("", "redaction.rules", r.Rules); err != nil {
+			oe := transport.AsOperationError("", err)
+			return nil, fail(oe.Path, oe.Message)
+		}
+	}
 	origins, err := checkOrigins(f.AllowedOrigins, base)
 	if err != nil {
 		return nil, err

@@ -129,7 +129,11 @@ func (r *Report) Count() Counts {
 }
 
 // WriteFile writes the report as indented JSON, atomically (temp file + rename), 0600.
-func (r *Report) WriteFile(path string) error {
+func (r *Report) WriteFile(path string) error { return r.WriteFileScrubbed(path, nil) }
+
+// WriteFileScrubbed is WriteFile with the JSON passed through scrub first (the run's secret
+// scrubber); nil writes it as it is.
+func (r *Report) WriteFileScrubbed(path string, scrub func([]byte) []byte) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -137,12 +141,16 @@ func (r *Report) WriteFile(path string) error {
 	if err := enc.Encode(r); err != nil {
 		return err
 	}
+	data := buf.Bytes()
+	if scrub != nil {
+		data = scrub(data)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".report-*.json")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
+	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
 	}

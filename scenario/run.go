@@ -190,7 +190,11 @@ func (s *runState) operations(ctx context.Context, rt *runtime.Runtime) error {
 		or.Posture = transport.PostureOf(err)
 		if err != nil {
 			or.Status = StatusFailed
-			or.Error = transport.AsOperationError(op.Op, err)
+			oe := *transport.AsOperationError(op.Op, err)
+			// Evidence is listed on the operation, once; the error stays as it was.
+			or.Evidence, or.EvidenceUnavailable = oe.Evidence, oe.EvidenceUnavailable
+			oe.Evidence, oe.EvidenceUnavailable = nil, nil
+			or.Error = &oe
 			or.Blocked = or.Error.Blocked
 			s.rep.Status = StatusFailed
 			return nil
@@ -283,13 +287,18 @@ func refIndex(o OpRef, ops []Operation) int {
 
 // SessionSpec is what a scenario asks of its browser session.
 type SessionSpec struct {
+	ID             string   // the scenario id: the owner of its evidence
 	Origins        []string // the base origin policy
 	Subresources   string   // transport.SubresourcesFail or SubresourcesReport
 	ServiceWorkers string   // "block" or "allow"
+	Redaction      []transport.RedactionRule
 }
 
 func (l *Loaded) sessionSpec() SessionSpec {
-	spec := SessionSpec{Origins: l.Origins, Subresources: transport.SubresourcesFail, ServiceWorkers: "block"}
+	spec := SessionSpec{ID: l.ID, Origins: l.Origins, Subresources: transport.SubresourcesFail, ServiceWorkers: "block"}
+	if l.Redaction != nil {
+		spec.Redaction = l.Redaction.Rules
+	}
 	if e := l.Egress; e != nil {
 		if e.Subresources != "" {
 			spec.Subresources = e.Subresources

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
+	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -36,6 +37,11 @@ func runCommand(st *state) *cli.Command {
 				return err
 			}
 			loaded, errs := loadAll(files)
+			for _, l := range loaded {
+				if err := scenario.CheckSecrets(l, st.lookup()); err != nil {
+					errs = append(errs, err)
+				}
+			}
 			if len(errs) > 0 {
 				for _, e := range errs {
 					fmt.Fprintln(st.stderr, e)
@@ -80,6 +86,16 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 	started := time.Now()
 	rep := &scenario.Report{Version: scenario.ReportVersion, RunID: scenario.NewRunID(started), StartedAt: started.UTC(),
 		Scenarios: []scenario.ScenarioReport{}}
+	// Every secret a scenario types is scrubbed from everything this run writes: stdout,
+	// stderr, the reports, the evidence (runtime/secrets).
+	secretSet := secrets.New()
+	stdout, stderr := secretSet.Writer(st.stdout), secretSet.Writer(st.stderr)
+	defer stdout.Flush()
+	defer stderr.Flush()
+	st = st.withOutput(stdout, stderr)
+	artifactsDir := filepath.Join(out, "artifacts")
+	stores := &evidenceStores{root: artifactsDir}
+	defer stores.close()
 	rep.Browser.Attached = c.String("cdp-url") != ""
 	sb := &sharedBrowser{}
 	defer sb.close()
@@ -90,6 +106,12 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 		Open: func(ctx context.Context, spec scenario.SessionSpec) (*runtime.Runtime, error) {
 			opts := runtimeOptions(c, st, spec.Origins)
 			opts.Subresources, opts.ServiceWorkers = spec.Subresources, spec.ServiceWorkers
+			opts.Secrets = secretSet
+			store, err := stores.forScenario(spec.ID)
+			if err != nil {
+				return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeInternal, transport.RetryNever, transport.NotAttempted, "the artifact store %s cannot be opened", artifactsDir)
+			}
+			opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: rep.RunID, Owner: spec.ID, Redaction: spec.Redaction, OnFailure: true}
 			if opts.CDPURL == "" {
 				ws, err := sb.wsURL(ctx, opts)
 				if err != nil {
@@ -120,8 +142,11 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 		rep.Status = scenario.StatusInterrupted
 	}
 	reportPath := filepath.Join(out, "report.json")
-	if err := rep.WriteFile(reportPath); err != nil {
+	if err := rep.WriteFileScrubbed(reportPath, secretSet.ScrubBytes); err != nil {
 		return exitWith(exitFailed, "cannot write %s", reportPath)
+	}
+	if err := writeHTMLReport(out, rep, secretSet.ScrubBytes); err != nil {
+		return exitWith(exitFailed, "cannot write %s", filepath.Join(out, "report.html"))
 	}
 	counts := rep.Count()
 	if c.Bool("json") {
@@ -135,6 +160,9 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 	} else {
 		fmt.Fprintf(st.stdout, "\n%d passed, %d failed, %d error in %.1fs\nreport: %s\n",
 			counts.Passed, counts.Failed, counts.Error, time.Since(started).Seconds(), reportPath)
+		if counts.Failed+counts.Error > 0 {
+			fmt.Fprintf(st.stdout, "html:   %s\n", filepath.Join(out, "report.html"))
+		}
 	}
 	switch rep.Status {
 	case scenario.StatusPassed:

@@ -54,6 +54,7 @@ func runtimeOptions(c *cli.Context, st *state, origins []string) runtime.Options
 		WorkerPath:     st.workerPath,
 		WorkerArgs:     workerArgs(st),
 		Log:            debugLog(st),
+		LookupEnv:      st.lookup(),
 	}
 }
 

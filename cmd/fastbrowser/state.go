@@ -26,3 +26,18 @@ func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
+
+// withOutput is a copy of st writing to other stdout and stderr (a run's scrubbing writers).
+func (st *state) withOutput(stdout, stderr io.Writer) *state {
+	c := *st
+	c.stdout, c.stderr = stdout, stderr
+	return &c
+}
+
+// lookup is the environment lookup, never nil.
+func (st *state) lookup() func(string) (string, bool) {
+	if st.lookupEnv == nil {
+		return os.LookupEnv
+	}
+	return st.lookupEnv
+}

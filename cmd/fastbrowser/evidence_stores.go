@@ -1,0 +1,41 @@
+package main
+
+import (
+	"sync"
+
+	"github.com/fastbrowser/fastbrowser/artifacts"
+)
+
+// evidenceStores opens one artifact store per scenario under the run's artifacts directory
+// (DIR/artifacts/<scenarioId>/<runId>/…), on first use, and closes them all at the end of
+// the run: uncommitted writes are discarded, committed evidence stays.
+type evidenceStores struct {
+	root   string
+	mu     sync.Mutex
+	stores map[string]*artifacts.Store
+}
+
+func (e *evidenceStores) forScenario(id string) (*artifacts.Store, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if s, ok := e.stores[id]; ok {
+		return s, nil
+	}
+	s, err := artifacts.Open(e.root, id)
+	if err != nil {
+		return nil, err
+	}
+	if e.stores == nil {
+		e.stores = map[string]*artifacts.Store{}
+	}
+	e.stores[id] = s
+	return s, nil
+}
+
+func (e *evidenceStores) close() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, s := range e.stores {
+		_ = s.Close()
+	}
+}
