@@ -23,6 +23,9 @@ type Env struct {
 	Lookup func(string) (string, bool)
 	// Log receives fixture-server and hook output. Nil discards.
 	Log io.Writer
+	// BeforeClose, when set, runs after the operations and before the browser session
+	// closes, with the run's context and the report so far (replay --keep-open waits here).
+	BeforeClose func(ctx context.Context, rep *ScenarioReport)
 }
 
 // runState carries one scenario's run.
@@ -68,6 +71,9 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 	// finally: every step runs, each bounded on its own, and errors are collected without
 	// replacing the first one.
 	var finallyErrs *multierror.Error
+	if rt != nil && env.BeforeClose != nil {
+		env.BeforeClose(ctx, s.rep)
+	}
 	if rt != nil {
 		if err := rt.Close(); err != nil {
 			finallyErrs = multierror.Append(finallyErrs, scenarioError(transport.CodeInternal, "closing the browser session failed"))

@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"encoding/json"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -164,7 +165,7 @@ func watchDiagnostics(ctx context.Context, c *cdp.Client, d *diagnostics) error 
 				if err != nil {
 					return
 				}
-				if ev.Response.Status >= 400 {
+				if ev.Response.Status >= 400 && !browserChrome(ev.Response.URL) {
 					r := d.take(ev.RequestID)
 					d.addNetwork(r.method, originOrScheme(ev.Response.URL), ev.Response.Status, "http_error")
 				}
@@ -241,4 +242,11 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// browserChrome reports a request the browser makes on its own for the page (the favicon):
+// its failure says nothing about the site under test.
+func browserChrome(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && u.Path == "/favicon.ico"
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -16,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -294,4 +296,50 @@ func failedRunReport(t *testing.T, artifactsDir string) *scenario.Report {
 	}
 	rep.Summarise()
 	return rep
+}
+
+// TestRunReportHTMLInChromium is acceptance 4 on a real failing run: the report.html that
+// `run` wrote opens in Chromium, shows the failing operation, its error code and the
+// failure screenshot, and requests nothing but itself.
+func TestRunReportHTMLInChromium(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	dir := t.TempDir()
+	f := writeScenario(t, dir, "fail.json", fmt.Sprintf(`{
+  "version": 1, "id": "html-evidence",
+  "fixture": {"baseUrl": %q, "server": {"mode": "external", "readiness": {"url": %q}}},
+  "operations": [
+    {"id": "open", "op": "navigate", "request": {"url": "/form"}},
+    {"id": "wrong-title", "op": "assert", "request": {"kind": "title", "value": "Dashboard", "wait": "none"}}
+  ]}`, site.URL, site.URL+"/health"))
+	out := filepath.Join(dir, "out")
+	if res := runCLI(t, nil, "run", "--out", out, f); res.code != 1 {
+		t.Fatalf("run exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	htmlPath := filepath.Join(out, "report.html")
+	if fi, err := os.Stat(htmlPath); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("report.html: %v %v", fi, err)
+	}
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.ServeFile(w, r, htmlPath)
+	}))
+	defer srv.Close()
+	pageURL := srv.URL + "/report.html"
+	got, requested := loadInChromium(t, pageURL)
+	if !strings.Contains(got.Text, "wrong-title") || !strings.Contains(got.Text, "assertion_failed") {
+		t.Fatalf("the page does not show the failing operation:\n%s", got.Text)
+	}
+	if got.Images != 1 || got.NaturalWidth == 0 {
+		t.Fatalf("screenshot: %d images, natural width %d", got.Images, got.NaturalWidth)
+	}
+	for _, u := range requested {
+		if u != pageURL && !strings.HasPrefix(u, "data:") {
+			t.Errorf("the page requested %s", u)
+		}
+	}
+	if hits.Load() != 1 {
+		t.Fatalf("the server saw %d requests, want only the page", hits.Load())
+	}
 }

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+func replayCommand(st *state) *cli.Command {
+	return &cli.Command{
+		Name: "replay",
+		Usage: "re-run a failed scenario of a report locally, up to and including the operation that failed, and say whether the " +
+			"same failure happened again (exit like run; 2 when the scenario file changed since the run, unless --force)",
+		UsageText: "fastbrowser replay [--scenario ID] [--out DIR] [--headed] [--keep-open] [--force] [--browser PATH | --cdp-url URL] [--json] REPORT.json",
+		Flags: append(browserFlags(),
+			&cli.StringFlag{Name: "scenario", Usage: "the scenario `ID` to replay (default: the report's first failed scenario)"},
+			&cli.StringFlag{Name: "out", Value: "fastbrowser-replay", Usage: "directory for the replay's report.json, report.html and artifacts (0700)"},
+			&cli.BoolFlag{Name: "keep-open", Usage: "leave the browser on the failing page until Ctrl-C (with --headed or --cdp-url)"},
+			&cli.BoolFlag{Name: "force", Usage: "replay even when the scenario file's SHA-256 differs from the report's"},
+			&cli.BoolFlag{Name: "json", Usage: "print only the replay summary as JSON on stdout"},
+		),
+		Action: func(c *cli.Context) error {
+			if err := checkBrowserFlags(c); err != nil {
+				return err
+			}
+			args := c.Args().Slice()
+			if len(args) != 1 {
+				if len(args) > 1 && strings.HasPrefix(args[1], "-") {
+					return usageError("put flags before REPORT.json: fastbrowser replay [flags] REPORT.json")
+				}
+				return usageError("give one REPORT.json")
+			}
+			if c.Bool("keep-open") && !c.Bool("headed") && c.String("cdp-url") == "" {
+				return usageError("--keep-open needs --headed (or --cdp-url): a headless browser left open shows nobody anything")
+			}
+			rep, err := loadReportFile(args[0])
+			if err != nil {
+				return err
+			}
+			orig, err := pickScenario(rep, c.String("scenario"), args[0])
+			if err != nil {
+				return err
+			}
+			l, _, err := loadForReplay(orig, c.Bool("force"), st)
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(c.String("out"), 0o700); err != nil {
+				return usageError("--out %s: cannot create the directory", c.String("out"))
+			}
+			return replay(c, st, orig, l)
+		},
+	}
+}
+
+// pickScenario finds the scenario to replay: the one named, or the first that did not pass.
+func pickScenario(rep *scenario.Report, id, reportPath string) (*scenario.ScenarioReport, error) {
+	for i := range rep.Scenarios {
+		s := &rep.Scenarios[i]
+		if id != "" && s.ID == id || id == "" && (s.Status == scenario.StatusFailed || s.Status == scenario.StatusError) {
+			return s, nil
+		}
+	}
+	if id != "" {
+		return nil, usageError("%s: no scenario %q in the report", reportPath, id)
+	}
+	return nil, usageError("%s: no failed scenario to replay", reportPath)
+}
+
+// loadForReplay loads the scenario file the report names, refuses it when its bytes changed
+// since the run (unless forced), and cuts it after the operation that failed. failedAt is
+// that operation's index, or -1 when the scenario failed outside its operations.
+func loadForReplay(orig *scenario.ScenarioReport, force bool, st *state) (*scenario.Loaded, int, error) {
+	data, err := os.ReadFile(orig.File)
+	if err != nil {
+		return nil, 0, usageError("%s: the scenario file of %q cannot be read (replay from the directory the run was started in)", orig.File, orig.ID)
+	}
+	sum := sha256.Sum256(data)
+	if got := hex.EncodeToString(sum[:]); got != orig.SHA256 && !force {
+		return nil, 0, usageError("%s changed since the run (sha256 %s…, report %s…); replay it anyway with --force", orig.File, got[:12], short(orig.SHA256))
+	}
+	l, err := scenario.Load(orig.File)
+	if err != nil {
+		return nil, 0, usageError("%v", err)
+	}
+	if err := scenario.CheckSecrets(l, st.lookup()); err != nil {
+		return nil, 0, usageError("%v", err)
+	}
+	failedAt := -1
+	for _, op := range orig.Operations {
+		if op.Status == scenario.StatusFailed {
+			failedAt = op.Index
+			break
+		}
+	}
+	if failedAt >= 0 && failedAt < len(l.Operations) {
+		f := *l.File
+		f.Operations = f.Operations[:failedAt+1]
+		cut := *l
+		cut.File = &f
+		l = &cut
+	}
+	return l, failedAt, nil
+}
+
+func short(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}
+
+func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenario.Loaded) error {
+	rs := newRunSession(c, st, c.String("out"))
+	defer rs.close()
+	if c.Bool("keep-open") {
+		rs.beforeClose = func(ctx context.Context, _ *scenario.ScenarioReport) {
+			fmt.Fprintln(rs.st.stderr, "the browser stays on the failing page; press Ctrl-C to close it")
+			<-ctx.Done()
+		}
+	}
+	sr := scenario.Run(c.Context, l, rs.env())
+	rs.rep.Scenarios = append(rs.rep.Scenarios, sr)
+	reportPath, err := rs.finish()
+	if err != nil {
+		return err
+	}
+	wantCode, wantAt := failureOf(orig)
+	gotCode, gotAt := failureOf(&sr)
+	reproduced := wantCode != "" && wantCode == gotCode && wantAt == gotAt
+	if c.Bool("json") {
+		_ = json.NewEncoder(rs.st.stdout).Encode(struct {
+			Version    int    `json:"version"`
+			Status     string `json:"status"`
+			Reproduced bool   `json:"reproduced"`
+			Report     string `json:"report"`
+		}{scenario.ReportVersion, rs.rep.Status, reproduced, reportPath})
+	} else {
+		printScenario(rs.st, sr)
+		fmt.Fprintf(rs.st.stdout, "\nreproduced: %t (the run failed with %s at %s; the replay %s)\nreport: %s\n",
+			reproduced, wantCode, where(wantAt), outcome(gotCode, gotAt), reportPath)
+	}
+	return exitForStatus(rs.rep.Status)
+}
+
+// failureOf is a scenario's failure: the code and index of its failed operation, or its
+// scenario-level error (index -1).
+func failureOf(s *scenario.ScenarioReport) (transport.Code, int) {
+	for _, op := range s.Operations {
+		if op.Status == scenario.StatusFailed && op.Error != nil {
+			return op.Error.Code, op.Index
+		}
+	}
+	if s.Error != nil {
+		return s.Error.Code, -1
+	}
+	return "", -1
+}
+
+func where(i int) string {
+	if i < 0 {
+		return "the scenario level"
+	}
+	return fmt.Sprintf("operations[%d]", i)
+}
+
+func outcome(code transport.Code, i int) string {
+	if code == "" {
+		return "passed"
+	}
+	return fmt.Sprintf("failed with %s at %s", code, where(i))
+}

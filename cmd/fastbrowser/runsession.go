@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/runtime/chromium"
+	"github.com/fastbrowser/fastbrowser/runtime/secrets"
+	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// runSession is what one `run` (or `replay`) shares across its scenarios: the report, one
+// lazily launched browser, the per-scenario artifact stores under DIR/artifacts, and the
+// secret set that everything the run writes is scrubbed with (stdout, stderr, report.json,
+// report.html, diagnostics).
+type runSession struct {
+	c       *cli.Context
+	st      *state // writes through the scrubbing writers
+	out     string
+	started time.Time
+	rep     *scenario.Report
+	secrets *secrets.Set
+	stdout  *secrets.Writer
+	stderr  *secrets.Writer
+	stores  *evidenceStores
+	browser *sharedBrowser
+	version sync.Once
+	// beforeClose, when set, runs before a scenario's browser session closes (replay
+	// --keep-open).
+	beforeClose func(ctx context.Context, rep *scenario.ScenarioReport)
+}
+
+func newRunSession(c *cli.Context, st *state, out string) *runSession {
+	started := time.Now()
+	rs := &runSession{c: c, out: out, started: started, secrets: secrets.New(), browser: &sharedBrowser{},
+		stores: &evidenceStores{root: filepath.Join(out, "artifacts")},
+		rep: &scenario.Report{Version: scenario.ReportVersion, RunID: scenario.NewRunID(started), StartedAt: started.UTC(),
+			Scenarios: []scenario.ScenarioReport{}}}
+	rs.rep.Browser.Attached = c.String("cdp-url") != ""
+	rs.stdout, rs.stderr = rs.secrets.Writer(st.stdout), rs.secrets.Writer(st.stderr)
+	rs.st = st.withOutput(rs.stdout, rs.stderr)
+	return rs
+}
+
+// env is the scenario runner's environment: each scenario gets its own worker, browser
+// context and artifact store, in the run's one browser.
+func (rs *runSession) env() scenario.Env {
+	return scenario.Env{
+		Lookup:      rs.st.lookupEnv,
+		Log:         debugLog(rs.st),
+		BeforeClose: rs.beforeClose,
+		Open: func(ctx context.Context, spec scenario.SessionSpec) (*runtime.Runtime, error) {
+			opts := runtimeOptions(rs.c, rs.st, spec.Origins)
+			opts.Subresources, opts.ServiceWorkers = spec.Subresources, spec.ServiceWorkers
+			opts.Secrets = rs.secrets
+			store, err := rs.stores.forScenario(spec.ID)
+			if err != nil {
+				return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeInternal, transport.RetryNever, transport.NotAttempted,
+					"the artifact store %s cannot be opened", rs.stores.root)
+			}
+			opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: rs.rep.RunID, Owner: spec.ID, Redaction: spec.Redaction, OnFailure: true}
+			if opts.CDPURL == "" {
+				ws, err := rs.browser.wsURL(ctx, opts)
+				if err != nil {
+					return nil, launchFailed(err)
+				}
+				opts.CDPURL = ws
+			}
+			rt, err := runtime.Open(ctx, opts)
+			if err == nil {
+				rs.version.Do(func() { rs.rep.Browser.Version = rt.BrowserVersion() })
+			}
+			return rt, err
+		},
+	}
+}
+
+// finish summarises the run and writes DIR/report.json and DIR/report.html, both scrubbed.
+func (rs *runSession) finish() (string, error) {
+	rs.rep.DurationMs = time.Since(rs.started).Milliseconds()
+	rs.rep.Summarise()
+	if rs.c.Context.Err() != nil {
+		rs.rep.Status = scenario.StatusInterrupted
+	}
+	reportPath := filepath.Join(rs.out, "report.json")
+	if err := rs.rep.WriteFileScrubbed(reportPath, rs.secrets.ScrubBytes); err != nil {
+		return "", exitWith(exitFailed, "cannot write %s", reportPath)
+	}
+	if err := writeHTMLReport(rs.out, rs.rep, rs.secrets.ScrubBytes); err != nil {
+		return "", exitWith(exitFailed, "cannot write %s", filepath.Join(rs.out, "report.html"))
+	}
+	return reportPath, nil
+}
+
+// close stops the browser, closes the stores (committed evidence stays) and flushes output.
+func (rs *runSession) close() {
+	rs.browser.close()
+	rs.stores.close()
+	_ = rs.stdout.Flush()
+	_ = rs.stderr.Flush()
+}
+
+// sharedBrowser launches one Chromium for the whole run, on first use, so a run whose
+// fixtures never come up never starts a browser. Each scenario gets its own worker and
+// browser context in it.
+type sharedBrowser struct {
+	once    sync.Once
+	browser *chromium.Browser
+	err     error
+}
+
+func (sb *sharedBrowser) wsURL(ctx context.Context, opts runtime.Options) (string, error) {
+	sb.once.Do(func() {
+		sb.browser, sb.err = chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log})
+	})
+	if sb.err != nil {
+		return "", sb.err
+	}
+	return sb.browser.WebSocketURL(), nil
+}
+
+func (sb *sharedBrowser) close() {
+	if sb.browser != nil {
+		_ = sb.browser.Close()
+	}
+}
