@@ -52,7 +52,7 @@ func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 		oe.EvidenceUnavailable = []transport.UnavailablePart{{Part: "evidence", Code: transport.AsOperationError("", cerr).Code, Message: "failure evidence could not be captured"}}
 		return &oe
 	}
-	ev := r.commitEvidence(res.(*transport.CaptureEvidenceResult))
+	ev := r.commitEvidence(r.evidence.RunID, res.(*transport.CaptureEvidenceResult))
 	oe.Evidence, oe.EvidenceUnavailable = ev.Artifacts, ev.Unavailable
 	return &oe
 }
@@ -68,7 +68,7 @@ func (r *Runtime) evidenceLabel(op transport.Operation) string {
 // commitEvidence writes a capture's payloads to the store and answers with their metadata.
 // A screenshot is kept only with a proven redaction; diagnostics are scrubbed of secrets
 // before they are written; a part that cannot be kept is listed as unavailable.
-func (r *Runtime) commitEvidence(res *transport.CaptureEvidenceResult) *transport.CaptureEvidenceResult {
+func (r *Runtime) commitEvidence(runID string, res *transport.CaptureEvidenceResult) *transport.CaptureEvidenceResult {
 	out := *res
 	out.Payloads, out.Artifacts = nil, nil
 	out.Unavailable = append([]transport.UnavailablePart{}, res.Unavailable...)
@@ -93,7 +93,7 @@ func (r *Runtime) commitEvidence(res *transport.CaptureEvidenceResult) *transpor
 				data, truncated = data[:budgets.DiagnosticsBytes], true
 			}
 		}
-		meta, err := r.evidence.Store.Put(r.evidence.RunID, r.evidence.Owner, p.Kind, data, truncated)
+		meta, err := r.evidence.Store.Put(runID, r.evidence.Owner, p.Kind, data, truncated)
 		switch {
 		case errors.Is(err, artifacts.ErrTooLarge):
 			miss(p.Kind, transport.CodeArtifactTooLarge, "over the size limit: not kept")

@@ -187,6 +187,11 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 		if r.evidence == nil {
 			return nil, transport.Invalid(name, "request", "this session has no artifact store: evidence has nowhere to go")
 		}
+		// The session's redaction rules always apply; a call can only add to them.
+		req.Redaction = append(append([]transport.RedactionRule{}, r.evidence.Redaction...), req.Redaction...)
+		if err := transport.ValidateRedaction(name, "request.redaction", req.Redaction); err != nil {
+			return nil, err
+		}
 	}
 	select {
 	case r.turn <- struct{}{}:
@@ -204,7 +209,7 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 		return nil, r.scrubError(name, r.withFailureEvidence(op, err))
 	}
 	if ev, ok := res.(*transport.CaptureEvidenceResult); ok {
-		res = r.commitEvidence(ev)
+		res = r.commitEvidence(op.(*transport.CaptureEvidence).RunID, ev)
 	}
 	r.toHandles(res)
 	return r.scrubResult(op, res), nil

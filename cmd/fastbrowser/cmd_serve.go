@@ -3,10 +3,13 @@ package main
 import (
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -14,15 +17,26 @@ func serveCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:      "serve",
 		Usage:     "open one browser session and speak protocol v1 on stdin/stdout (for parent processes in any language)",
-		UsageText: "fastbrowser serve [--browser PATH | --cdp-url URL] [--headed] [--allowed-origin ORIGIN ...]",
+		UsageText: "fastbrowser serve [--browser PATH | --cdp-url URL] [--headed] [--allowed-origin ORIGIN ...] [--artifacts DIR]",
 		Flags: append(browserFlags(),
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default any http/https origin)"},
+			&cli.StringFlag{Name: "artifacts", Usage: "private evidence store `DIR` (0700): enables captureEvidence and failure evidence"},
 		),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
 				return err
 			}
-			rt, err := runtime.Open(c.Context, runtimeOptions(c, st, c.StringSlice("allowed-origin")))
+			opts := runtimeOptions(c, st, c.StringSlice("allowed-origin"))
+			if dir := c.String("artifacts"); dir != "" {
+				session := scenario.NewRunID(time.Now()) // unique and path-safe
+				store, err := artifacts.Open(dir, "serve-"+session)
+				if err != nil {
+					return usageError("--artifacts %s: %v", dir, err)
+				}
+				defer store.Close()
+				opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: session, Owner: "serve", OnFailure: true}
+			}
+			rt, err := runtime.Open(c.Context, opts)
 			if err != nil {
 				return exitWith(exitFailed, "serve: %v", err)
 			}

@@ -84,3 +84,62 @@ func TestServeReplaysDocumentedTranscript(t *testing.T) {
 		t.Errorf("read result %s", r)
 	}
 }
+
+// TestServeCaptureEvidence: with --artifacts, a protocol caller's captureEvidence answers
+// with artifact metadata (never bytes), the files are private, and a failed operation's
+// error carries its failure evidence.
+func TestServeCaptureEvidence(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	dir := t.TempDir() + "/evidence"
+	input := strings.Join([]string{
+		`{"v":1,"id":"1","op":"navigate","request":{"url":"` + site.URL + `/form"}}`,
+		`{"v":1,"id":"2","op":"captureEvidence","request":{"runId":"r1","operation":"look"}}`,
+		`{"v":1,"id":"3","op":"assert","request":{"kind":"title","value":"Nope","wait":"none"}}`,
+		`{"v":1,"id":"4","op":"close"}`,
+	}, "\n") + "\n"
+	bin, _ := runtimetest.Binary()
+	cmd := exec.Command(bin, "serve", "--allowed-origin", site.URL, "--artifacts", dir)
+	cmd.Stdin = strings.NewReader(input)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("serve: %v\n%s", err, stdout.String())
+	}
+	type meta struct{ Kind, Path, SHA256 string }
+	var capture struct {
+		Result struct {
+			Artifacts []meta `json:"artifacts"`
+			Payloads  []any  `json:"payloads"`
+		} `json:"result"`
+	}
+	var failed struct {
+		Error struct {
+			Code     string `json:"code"`
+			Evidence []meta `json:"evidence"`
+		} `json:"error"`
+	}
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		switch {
+		case strings.Contains(line, `"id":"2"`):
+			_ = json.Unmarshal([]byte(line), &capture)
+		case strings.Contains(line, `"id":"3"`):
+			_ = json.Unmarshal([]byte(line), &failed)
+		}
+		if strings.Contains(line, "dataBase64") {
+			t.Fatalf("evidence bytes reached the caller: %.200s", line)
+		}
+	}
+	if len(capture.Result.Artifacts) != 4 || capture.Result.Payloads != nil {
+		t.Fatalf("captureEvidence answer: %s", stdout.String())
+	}
+	for _, m := range capture.Result.Artifacts {
+		fi, err := os.Stat(dir + "/" + m.Path)
+		if err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("%s: %v %v", m.Path, fi, err)
+		}
+	}
+	if failed.Error.Code != "assertion_failed" || len(failed.Error.Evidence) == 0 {
+		t.Fatalf("failed assert: %+v", failed.Error)
+	}
+}

@@ -1,0 +1,64 @@
+package runtime_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/artifacts"
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// BenchmarkFailureEvidence measures one failure-evidence capture as the runtime makes it
+// (worker budget 1.5 s inside the 2 s failure-evidence budget, then the commit): on a
+// normal page (/echo) and on a page whose main thread spins (/hang). It reports the median
+// and the maximum in ms; the budget is 2000 ms.
+func BenchmarkFailureEvidence(b *testing.B) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	for _, page := range []string{"/echo", "/hang"} {
+		b.Run(page[1:], func(b *testing.B) {
+			store, err := artifacts.Open(filepath.Join(b.TempDir(), "artifacts"), "bench")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer store.Close()
+			bw, err := runtimetest.Browser()
+			if err != nil {
+				b.Fatal(err)
+			}
+			rt := runtimetest.OpenWith(b, runtimetest.Options{CDPURL: bw.WebSocketURL(), AllowedOrigins: []string{site.URL},
+				Evidence: &runtime.EvidenceOptions{Store: store, RunID: "bench", Owner: "bench"}})
+			if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + page}); err != nil {
+				b.Fatal(err)
+			}
+			time.Sleep(500 * time.Millisecond) // /hang spins from 300 ms after load
+			var took []time.Duration
+			b.ResetTimer()
+			for range b.N {
+				ctx, cancel := context.WithTimeout(bg, budgets.FailureEvidence.Default)
+				t0 := time.Now()
+				res, err := transport.Dispatch(ctx, rt, transport.CaptureEvidence{RunID: "bench", Operation: "bench", BudgetMs: 1500})
+				took = append(took, time.Since(t0))
+				cancel()
+				if err != nil {
+					b.Fatalf("capture: %v", err)
+				}
+				if page == "/echo" && len(res.Artifacts) != 4 {
+					b.Fatalf("normal page: %d artifacts, unavailable %+v", len(res.Artifacts), res.Unavailable)
+				}
+			}
+			b.StopTimer()
+			longest := took[0]
+			for _, d := range took {
+				longest = max(longest, d)
+			}
+			b.ReportMetric(float64(median(took).Milliseconds()), "median-ms")
+			b.ReportMetric(float64(longest.Milliseconds()), "max-ms")
+		})
+	}
+}
