@@ -66,7 +66,10 @@ type Loaded struct {
 }
 
 // Load reads and validates one scenario file.
-func Load(path string) (*Loaded, error) {
+func Load(path string) (*Loaded, error) { return LoadWith(path, Overrides{}) }
+
+// LoadWith is Load with a run's overrides applied before validation.
+func LoadWith(path string, o Overrides) (*Loaded, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, &ValidationError{File: path, Message: "cannot read the file"}
@@ -78,7 +81,7 @@ func Load(path string) (*Loaded, error) {
 	if err != nil {
 		return nil, &ValidationError{File: path, Message: "cannot read the file"}
 	}
-	l, err := Parse(data)
+	l, err := parse(data, o)
 	if err != nil {
 		var ve *ValidationError
 		if errors.As(err, &ve) {
@@ -94,7 +97,9 @@ func Load(path string) (*Loaded, error) {
 // Parse decodes and validates scenario file bytes strictly: unknown fields, duplicate or
 // case-variant keys, wrong types, missing required fields and every rule of
 // docs/scenarios.md are refused with the JSON path.
-func Parse(data []byte) (*Loaded, error) {
+func Parse(data []byte) (*Loaded, error) { return parse(data, Overrides{}) }
+
+func parse(data []byte, o Overrides) (*Loaded, error) {
 	if len(data) > budgets.ScenarioFileSize {
 		return nil, fail("", fmt.Sprintf("file larger than %d bytes", budgets.ScenarioFileSize))
 	}
@@ -102,6 +107,7 @@ func Parse(data []byte) (*Loaded, error) {
 	if err := strictjson.Decode(data, &f); err != nil {
 		return nil, fromStrict(err)
 	}
+	o.apply(&f)
 	if f.Version != FileVersion {
 		return nil, fail("version", fmt.Sprintf("unsupported version %d; this build reads version %d", f.Version, FileVersion))
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 
 	"github.com/urfave/cli/v2"
 
@@ -16,22 +17,41 @@ import (
 
 func runCommand(st *state) *cli.Command {
 	return &cli.Command{
-		Name:      "run",
-		Usage:     "run scenario files and write DIR/report.json (exit 0 passed, 1 failed or error, 2 invalid input, 130 interrupted)",
-		UsageText: "fastbrowser run [--out DIR] [--browser PATH | --cdp-url URL] [--headed] [--json] FILE|DIR...",
+		Name:  "run",
+		Usage: "run scenario files; write DIR/report.json, DIR/junit.xml, DIR/report.html (exit 0 passed, 1 failed or error, 2 invalid input, 130 interrupted)",
+		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--base-url URL [--readiness-url URL]]\n" +
+			"                [--browser PATH | --cdp-url URL] [--headed] [--json] FILE|DIR...",
 		Flags: append(browserFlags(),
-			&cli.StringFlag{Name: "out", Value: "fastbrowser-results", Usage: "directory for report.json (created 0700)"},
+			&cli.StringFlag{Name: "out", Value: "fastbrowser-results", Usage: "directory for report.json, junit.xml, report.html and artifacts/ (created 0700)"},
+			&cli.IntFlag{Name: "jobs", Value: goruntime.NumCPU(), Usage: "scenarios run in parallel, each in its own browser context (scenarios sharing a managed server address still take turns)"},
+			&cli.StringFlag{Name: "shard", Usage: "run only share `i/n` of the files (deterministic: every i-th of the sorted list), for CI matrix jobs"},
+			&cli.StringFlag{Name: "grep", Usage: "run only scenarios whose id matches `RE` (Go regexp)"},
+			&cli.BoolFlag{Name: "fail-fast", Usage: "start no scenario after one failed (those are reported skipped)"},
+			&cli.StringFlag{Name: "base-url", Usage: "the site under test is already running at `URL`: every scenario uses it in external mode (no managed server)"},
+			&cli.StringFlag{Name: "readiness-url", Usage: "with --base-url: the `URL` to probe for readiness (default: the base URL)"},
 			&cli.BoolFlag{Name: "json", Usage: "print only the run summary as JSON on stdout"},
 		),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
 				return err
 			}
+			if n := c.Int("jobs"); n < 1 || n > 64 {
+				return usageError("--jobs %d: expected 1 to 64", n)
+			}
+			sh, err := parseShard(c.String("shard"))
+			if err != nil {
+				return err
+			}
+			over := scenario.Overrides{BaseURL: c.String("base-url"), ReadinessURL: c.String("readiness-url")}
+			if err := scenario.CheckOverrides(over); err != nil {
+				return usageError("%v", err)
+			}
 			files, err := expandArgs(c.Args().Slice())
 			if err != nil {
 				return err
 			}
-			loaded, errs := loadAll(files)
+			files = sh.pick(files)
+			loaded, errs := loadAll(files, over)
 			for _, l := range loaded {
 				if err := scenario.CheckSecrets(l, st.lookup()); err != nil {
 					errs = append(errs, err)
@@ -43,9 +63,15 @@ func runCommand(st *state) *cli.Command {
 				}
 				return exitWith(exitInvalid, "%d invalid scenario file(s); nothing ran", len(errs))
 			}
+			if loaded, err = grepIDs(c.String("grep"), loaded); err != nil {
+				return err
+			}
 			out := c.String("out")
 			if err := os.MkdirAll(out, 0o700); err != nil {
 				return usageError("--out %s: cannot create the directory", out)
+			}
+			if len(loaded) == 0 && !c.Bool("json") {
+				fmt.Fprintf(st.stdout, "shard %d/%d has no scenario files\n", sh.index, sh.total)
 			}
 			return runScenarios(c, st, loaded, out)
 		},
@@ -55,16 +81,11 @@ func runCommand(st *state) *cli.Command {
 func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string) error {
 	rs := newRunSession(c, st, out)
 	defer rs.close()
-	for _, l := range loaded {
-		if c.Context.Err() != nil {
-			break
-		}
-		sr := scenario.Run(c.Context, l, rs.env())
-		rs.rep.Scenarios = append(rs.rep.Scenarios, sr)
+	rs.rep.Scenarios = runPool(c.Context, loaded, c.Int("jobs"), c.Bool("fail-fast"), rs.env(), func(sr scenario.ScenarioReport) {
 		if !c.Bool("json") {
 			printScenario(rs.st, sr)
 		}
-	}
+	})
 	reportPath, err := rs.finish()
 	if err != nil {
 		return err
@@ -111,7 +132,7 @@ func launchFailed(err error) error {
 // printScenario writes one progress line per finished scenario, plus the failing
 // operation or scenario error.
 func printScenario(st *state, sr scenario.ScenarioReport) {
-	label := map[string]string{scenario.StatusPassed: "PASS", scenario.StatusFailed: "FAIL", scenario.StatusError: "ERROR", scenario.StatusInterrupted: "INTERRUPTED"}[sr.Status]
+	label := map[string]string{scenario.StatusPassed: "PASS", scenario.StatusFailed: "FAIL", scenario.StatusError: "ERROR", scenario.StatusInterrupted: "INTERRUPTED", scenario.StatusSkipped: "SKIP"}[sr.Status]
 	fmt.Fprintf(st.stdout, "%-5s %s (%d ms)\n", label, sr.ID, sr.DurationMs)
 	for _, op := range sr.Operations {
 		if op.Error != nil {

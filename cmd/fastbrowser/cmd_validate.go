@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/fastbrowser/fastbrowser/scenario"
 )
 
 func validateCommand(st *state) *cli.Command {
@@ -16,7 +18,7 @@ func validateCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			loaded, errs := loadAll(files)
+			loaded, errs := loadAll(files, scenario.Overrides{})
 			for _, e := range errs {
 				fmt.Fprintln(st.stderr, e)
 			}

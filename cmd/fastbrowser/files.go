@@ -49,12 +49,12 @@ func expandArgs(args []string) ([]string, error) {
 }
 
 // loadAll parses every file; it returns the valid ones and one error per invalid one.
-func loadAll(files []string) ([]*scenario.Loaded, []error) {
+func loadAll(files []string, over scenario.Overrides) ([]*scenario.Loaded, []error) {
 	var loaded []*scenario.Loaded
 	var errs []error
 	seen := map[string]string{}
 	for _, f := range files {
-		l, err := scenario.Load(f)
+		l, err := scenario.LoadWith(f, over)
 		if err != nil {
 			errs = append(errs, err)
 			continue

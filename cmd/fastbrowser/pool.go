@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"net/url"
+	"sync"
+
+	"github.com/fastbrowser/fastbrowser/scenario"
+)
+
+// runPool runs scenarios on up to jobs goroutines, each with its own session, and hands
+// their reports to emit in input order, as soon as every earlier one is done: output and
+// report order never depend on the parallelism. With failFast, no scenario starts after one
+// failed; those and the ones Ctrl-C kept from starting are reported skipped.
+func runPool(ctx context.Context, loaded []*scenario.Loaded, jobs int, failFast bool, env scenario.Env, emit func(scenario.ScenarioReport)) []scenario.ScenarioReport {
+	reports := make([]scenario.ScenarioReport, len(loaded))
+	done := make([]chan struct{}, len(loaded))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	printed := make(chan struct{})
+	go func() {
+		defer close(printed)
+		for i := range loaded {
+			<-done[i]
+			emit(reports[i])
+		}
+	}()
+
+	slots := make(chan struct{}, max(jobs, 1))
+	locks := &serverLocks{held: map[string]*sync.Mutex{}}
+	var stop sync.Once
+	stopped := make(chan struct{})
+	for i, l := range loaded {
+		skip := func() {
+			reports[i] = scenario.Skipped(l)
+			close(done[i])
+		}
+		select {
+		case slots <- struct{}{}:
+			if ctx.Err() != nil || isClosed(stopped) {
+				<-slots
+				skip()
+				continue
+			}
+			go func() {
+				defer func() { <-slots; close(done[i]) }()
+				unlock := locks.lock(l)
+				defer unlock()
+				reports[i] = scenario.Run(ctx, l, env)
+				if failFast && reports[i].Status != scenario.StatusPassed {
+					stop.Do(func() { close(stopped) })
+				}
+			}()
+		case <-ctx.Done():
+			skip()
+		case <-stopped:
+			skip()
+		}
+	}
+	<-printed
+	return reports
+}
+
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// serverLocks keeps scenarios that start a managed server on the same address from running
+// at the same time (the quick-start scenarios all use 127.0.0.1:4310): the second would
+// find the port in use. Scenarios on different addresses, or against external servers,
+// run in parallel.
+type serverLocks struct {
+	mu   sync.Mutex
+	held map[string]*sync.Mutex
+}
+
+func (s *serverLocks) lock(l *scenario.Loaded) func() {
+	key := managedAddress(l)
+	if key == "" {
+		return func() {}
+	}
+	s.mu.Lock()
+	m, ok := s.held[key]
+	if !ok {
+		m = &sync.Mutex{}
+		s.held[key] = m
+	}
+	s.mu.Unlock()
+	m.Lock()
+	return m.Unlock
+}
+
+// managedAddress is the host:port a managed server of the scenario listens on, as its
+// readiness URL names it ("" when the scenario starts no server).
+func managedAddress(l *scenario.Loaded) string {
+	f := l.Fixture
+	if f == nil || f.Server == nil || f.Server.Mode != scenario.ModeManaged {
+		return ""
+	}
+	u, err := url.Parse(f.Server.Readiness.URL)
+	if err != nil {
+		return ""
+	}
+	return u.Host
+}

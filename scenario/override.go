@@ -1,0 +1,60 @@
+package scenario
+
+import (
+	"net/url"
+
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
+)
+
+// Overrides are what CI configuration may change in every scenario of a run without
+// editing the files: the site under test is already running at BaseURL (external mode).
+type Overrides struct {
+	// BaseURL replaces each scenario's fixture.baseUrl and makes its server external: the
+	// runner starts nothing and only probes readiness. Relative URLs resolve against it, and
+	// an allowedOrigins entry equal to the old fixture origin becomes the new one.
+	BaseURL string
+	// ReadinessURL is the external readiness probe (default: BaseURL).
+	ReadinessURL string
+}
+
+func (o Overrides) empty() bool { return o.BaseURL == "" }
+
+// apply rewrites a decoded file before validation, so every check sees the result.
+func (o Overrides) apply(f *File) {
+	if o.empty() {
+		return
+	}
+	base := o.BaseURL
+	var oldOrigin string
+	if f.Fixture != nil {
+		oldOrigin = policy.OriginOf(f.Fixture.BaseURL)
+	}
+	ready := o.ReadinessURL
+	if ready == "" {
+		ready = base
+	}
+	f.Fixture = &Fixture{BaseURL: base, Server: &Server{Mode: ModeExternal, Readiness: Readiness{URL: ready}}}
+	newOrigin := policy.OriginOf(base)
+	for i, a := range f.AllowedOrigins {
+		if n, err := policy.NormalizeOrigin(a); err == nil && n == oldOrigin && oldOrigin != "" {
+			f.AllowedOrigins[i] = newOrigin
+		}
+	}
+}
+
+// CheckOverrides refuses override URLs that are not absolute http(s) URLs.
+func CheckOverrides(o Overrides) error {
+	for _, c := range []struct{ flag, v string }{{"--base-url", o.BaseURL}, {"--readiness-url", o.ReadinessURL}} {
+		if c.v == "" {
+			continue
+		}
+		u, err := url.Parse(c.v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+			return &ValidationError{Path: c.flag, Code: "invalid_request", Message: "expected an absolute http(s) URL without credentials"}
+		}
+	}
+	if o.ReadinessURL != "" && o.BaseURL == "" {
+		return &ValidationError{Path: "--readiness-url", Code: "invalid_request", Message: "needs --base-url (it overrides external mode)"}
+	}
+	return nil
+}
