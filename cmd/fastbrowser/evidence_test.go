@@ -87,7 +87,7 @@ func TestSecretNeverLeaks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"report.json", "report.html"} {
+	for _, want := range []string{"report.json", "report.html", "junit.xml"} {
 		if _, ok := outputs[filepath.Join(out, want)]; !ok {
 			t.Errorf("%s was not written", want)
 		}

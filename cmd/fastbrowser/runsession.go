@@ -12,6 +12,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/scenario/junit"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -81,7 +82,8 @@ func (rs *runSession) env() scenario.Env {
 	}
 }
 
-// finish summarises the run and writes DIR/report.json and DIR/report.html, both scrubbed.
+// finish summarises the run and writes DIR/report.json, DIR/junit.xml and DIR/report.html,
+// all scrubbed of the run's secrets.
 func (rs *runSession) finish() (string, error) {
 	rs.rep.DurationMs = time.Since(rs.started).Milliseconds()
 	rs.rep.Summarise()
@@ -91,6 +93,9 @@ func (rs *runSession) finish() (string, error) {
 	reportPath := filepath.Join(rs.out, "report.json")
 	if err := rs.rep.WriteFileScrubbed(reportPath, rs.secrets.ScrubBytes); err != nil {
 		return "", exitWith(exitFailed, "cannot write %s", reportPath)
+	}
+	if err := junit.WriteFile(filepath.Join(rs.out, "junit.xml"), rs.rep, rs.secrets.ScrubBytes); err != nil {
+		return "", exitWith(exitFailed, "cannot write %s", filepath.Join(rs.out, "junit.xml"))
 	}
 	if err := writeHTMLReport(rs.out, rs.rep, rs.secrets.ScrubBytes); err != nil {
 		return "", exitWith(exitFailed, "cannot write %s", filepath.Join(rs.out, "report.html"))

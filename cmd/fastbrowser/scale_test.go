@@ -1,13 +1,16 @@
 package main
 
 import (
+	"encoding/xml"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
+	"github.com/fastbrowser/fastbrowser/scenario/junit/junittest"
 )
 
 // writeSuite writes n small scenarios s01…sNN against an external fixture; the ones listed
@@ -83,6 +86,25 @@ func TestParallelRunKeepsOrder(t *testing.T) {
 	ids, statuses := reportIDs(t, out)
 	if !slices.Equal(ids, []string{"s01", "s02", "s03", "s04", "s05", "s06"}) || statuses[2] != "failed" || statuses[5] != "passed" {
 		t.Fatalf("report order %v %v", ids, statuses)
+	}
+	// junit.xml (acceptance 6): well-formed for CI readers, one suite per file, the counts
+	// of the run.
+	data, err := os.ReadFile(filepath.Join(out, "junit.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := junittest.Check(data); err != nil {
+		t.Fatalf("junit.xml: %v\n%s", err, data)
+	}
+	var suites struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Suites   []struct {
+			Name string `xml:"name,attr"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(data, &suites); err != nil || suites.Tests != 6 || suites.Failures != 1 || len(suites.Suites) != 6 {
+		t.Fatalf("junit.xml: %v %+v", err, suites)
 	}
 	last := -1
 	for i := 1; i <= 6; i++ {

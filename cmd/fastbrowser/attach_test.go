@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/target"
+	"github.com/mafredri/cdp/rpcc"
+
+	"github.com/fastbrowser/fastbrowser/runtime/chromium"
+	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
+)
+
+// TestAttachRunsQuickstartLeavingNothing is the CI runner's acceptance 5: a Chromium started
+// on its own with a remote debugging port runs the quick-start scenarios through --cdp-url
+// (its http endpoint, as a remote browser service gives it), stays running, and is left with
+// no browser context and no tab the run created.
+func TestAttachRunsQuickstartLeavingNothing(t *testing.T) {
+	b, err := chromium.Launch(context.Background(), chromium.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	conn, err := rpcc.DialContext(ctx, b.WebSocketURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c := cdp.NewClient(conn)
+	targetsBefore := pageTargets(ctx, t, c)
+
+	httpURL := "http://" + strings.Split(strings.TrimPrefix(b.WebSocketURL(), "ws://"), "/")[0]
+	out := filepath.Join(t.TempDir(), "results")
+	res := runCLI(t, nil, "run", "--cdp-url", httpURL, "--out", out, "../../scenarios/quickstart")
+	if res.code != 0 || !strings.Contains(res.stdout, "3 passed, 0 failed") {
+		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if !runtimetest.PidAlive(b.Pid()) {
+		t.Fatal("the run stopped a browser it does not own")
+	}
+	contexts, err := c.Target.GetBrowserContexts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(contexts.BrowserContextIDs) != 0 {
+		t.Fatalf("browser contexts left behind: %v", contexts.BrowserContextIDs)
+	}
+	if after := pageTargets(ctx, t, c); after != targetsBefore {
+		t.Fatalf("pages before the run %d, after %d", targetsBefore, after)
+	}
+}
+
+func pageTargets(ctx context.Context, t *testing.T, c *cdp.Client) int {
+	t.Helper()
+	ts, err := c.Target.GetTargets(ctx, target.NewGetTargetsArgs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, in := range ts.TargetInfos {
+		if in.Type == "page" {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,87 @@
+package junit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// detail is the text body of <failure>/<error>: for each failing operation where and how it
+// failed, what the origin policy blocked and where its evidence is, then the scenario-level
+// error. Evidence paths are written as "artifacts/<path>", relative to the results directory
+// that holds report.json (and, normally, this file), so a CI user can find them in the
+// uploaded artifact. Results (operation payloads) are never written.
+func detail(s *scenario.ScenarioReport) string {
+	var b strings.Builder
+	for i := range s.Operations {
+		op := &s.Operations[i]
+		if op.Error == nil && op.Status != scenario.StatusFailed {
+			continue
+		}
+		fmt.Fprintf(&b, "operations[%d] %s: %s\n", op.Index, opName(op), op.Status)
+		if op.Error != nil {
+			writeError(&b, op.Error)
+		}
+		blocked, evidence, unavailable := op.Blocked, op.Evidence, op.EvidenceUnavailable
+		// The runner moves these from the error to the operation; a report from elsewhere
+		// may have left them on the error.
+		if op.Error != nil {
+			if len(blocked) == 0 {
+				blocked = op.Error.Blocked
+			}
+			if len(evidence) == 0 && len(unavailable) == 0 {
+				evidence, unavailable = op.Error.Evidence, op.Error.EvidenceUnavailable
+			}
+		}
+		for _, bl := range blocked {
+			fmt.Fprintf(&b, "  blocked: %s %s\n", bl.Kind, bl.Origin)
+		}
+		for _, m := range evidence {
+			fmt.Fprintf(&b, "  evidence: %s artifacts/%s\n", m.Kind, m.Path)
+		}
+		for _, u := range unavailable {
+			fmt.Fprintf(&b, "  evidence unavailable: %s: %s", u.Part, u.Code)
+			if u.Message != "" {
+				fmt.Fprintf(&b, ": %s", u.Message)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	if s.Error != nil {
+		b.WriteString("scenario:\n")
+		writeError(&b, s.Error)
+		for _, bl := range s.Error.Blocked {
+			fmt.Fprintf(&b, "  blocked: %s %s\n", bl.Kind, bl.Origin)
+		}
+	}
+	return b.String()
+}
+
+// writeError lists the fields a reader needs to decide what to do next: the retry and
+// mutation state say whether a rerun is safe.
+func writeError(b *strings.Builder, e *transport.OperationError) {
+	fmt.Fprintf(b, "  error: %s\n", headline(e))
+	if e.Operation != "" {
+		fmt.Fprintf(b, "  operation: %s\n", e.Operation)
+	}
+	for _, f := range [][2]string{
+		{"phase", string(e.Phase)},
+		{"retry", string(e.Retry)},
+		{"mutationState", string(e.MutationState)},
+		{"path", e.Path},
+	} {
+		if f[1] != "" {
+			fmt.Fprintf(b, "  %s: %s\n", f[0], f[1])
+		}
+	}
+}
+
+// opName is "id (op)" when the operation has an id, else "op".
+func opName(op *scenario.OperationReport) string {
+	if op.ID == "" {
+		return op.Op
+	}
+	return op.ID + " (" + op.Op + ")"
+}

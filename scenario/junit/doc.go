@@ -1,0 +1,24 @@
+// Package junit renders a report v1 (scenario.Report) as JUnit XML for CI test reporters:
+// GitHub (dorny/test-reporter, mikepenz/action-junit-report), GitLab
+// (artifacts:reports:junit) and Jenkins (junit plugin).
+//
+// It owns the mapping from report v1 to the de-facto "Jenkins/Ant JUnit" schema (the
+// windyroad/JUnit-Schema JUnit.xsd, plus the <skipped/> and per-testcase <system-out>
+// extensions every one of those tools reads):
+//
+//   - <testsuites name="fastbrowser"> holds the run totals;
+//   - one <testsuite> per scenario file, in the order files first appear in the report, named
+//     by the file path as the report gives it;
+//   - one <testcase> per scenario, named by the scenario id;
+//   - "failed" becomes <failure>, "error" and "interrupted" (and any unknown status, as
+//     Report.Count does) become <error>, "skipped" becomes <skipped/>.
+//
+// Classname rule: the scenario file path is cleaned (path.Clean, so "./" and "//" go away),
+// a leading "/" is dropped, then every "." becomes "_" and every "/" becomes ".". So
+// "scenarios/quickstart/home.json" is "scenarios.quickstart.home_json": directories read as
+// packages and the file as the class, and the extension cannot be mistaken for a package.
+//
+// Every text and attribute is stripped of the characters XML 1.0 forbids before encoding
+// (messages may carry page-derived text), and operation "result" payloads are never written:
+// a CI report is often public, a result may hold page content.
+package junit

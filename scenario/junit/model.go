@@ -1,0 +1,94 @@
+package junit
+
+import "encoding/xml"
+
+// The structs below mirror the JUnit XSD element for element; encoding/xml does the escaping.
+// Field order is element order, which the XSD's sequences fix.
+
+type testSuites struct {
+	XMLName   xml.Name    `xml:"testsuites"`
+	Name      string      `xml:"name,attr"`
+	Tests     int         `xml:"tests,attr"`
+	Failures  int         `xml:"failures,attr"`
+	Errors    int         `xml:"errors,attr"`
+	Skipped   int         `xml:"skipped,attr"`
+	Time      string      `xml:"time,attr"`
+	Timestamp string      `xml:"timestamp,attr"`
+	Suites    []testSuite `xml:"testsuite"`
+}
+
+type testSuite struct {
+	Name       string     `xml:"name,attr"`
+	Tests      int        `xml:"tests,attr"`
+	Failures   int        `xml:"failures,attr"`
+	Errors     int        `xml:"errors,attr"`
+	Skipped    int        `xml:"skipped,attr"`
+	Time       string     `xml:"time,attr"`
+	Timestamp  string     `xml:"timestamp,attr"`
+	Hostname   string     `xml:"hostname,attr"`
+	ID         int        `xml:"id,attr"`
+	Package    string     `xml:"package,attr"`
+	Properties properties `xml:"properties"`
+	Cases      []testCase `xml:"testcase"`
+	// The strict XSD requires both (empty is fine); suite-level output has nothing to say.
+	SystemOut string `xml:"system-out"`
+	SystemErr string `xml:"system-err"`
+}
+
+// properties is a struct, not a "properties>property" path, so that an empty list is still
+// written: the strict XSD requires the element.
+type properties struct {
+	Items []property `xml:"property"`
+}
+
+type property struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type testCase struct {
+	Name      string    `xml:"name,attr"`
+	Classname string    `xml:"classname,attr"`
+	Time      string    `xml:"time,attr"`
+	Skipped   *skipped  `xml:"skipped,omitempty"`
+	Error     *problem  `xml:"error,omitempty"`
+	Failure   *problem  `xml:"failure,omitempty"`
+	SystemOut textBlock `xml:"system-out,omitempty"`
+}
+
+type skipped struct {
+	Message string `xml:"message,attr,omitempty"`
+}
+
+// problem is <failure> or <error>: same shape, the element name says which. Its Body is a
+// textBlock written by MarshalXML, because a ",chardata" field would have its newlines
+// escaped too.
+type problem struct {
+	Message string
+	Type    string
+	Body    textBlock
+}
+
+func (p problem) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
+	start.Attr = append(start.Attr,
+		xml.Attr{Name: xml.Name{Local: "message"}, Value: p.Message},
+		xml.Attr{Name: xml.Name{Local: "type"}, Value: p.Type})
+	return p.Body.MarshalXML(e, start)
+}
+
+// textBlock is multi-line element text. encoding/xml escapes "\n" as "&#xA;" in character
+// data it marshals itself, which is valid but makes the raw file (what a CI log or a person
+// opening it sees) one unreadable line; a CharData token keeps real newlines.
+type textBlock string
+
+func (t textBlock) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
+	if err := e.EncodeToken(start); err != nil {
+		return err
+	}
+	if t != "" {
+		if err := e.EncodeToken(xml.CharData(t)); err != nil {
+			return err
+		}
+	}
+	return e.EncodeToken(start.End())
+}

@@ -1,0 +1,71 @@
+package junit
+
+import (
+	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// testCaseOf maps one scenario. Statuses other than passed, failed and skipped are errors,
+// as in Report.Count, so the JUnit totals match what `run --json` prints.
+func testCaseOf(s *scenario.ScenarioReport) testCase {
+	tc := testCase{
+		Name:      xmlText(s.ID),
+		Classname: xmlText(classname(s.File)),
+		Time:      seconds(s.DurationMs),
+		SystemOut: textBlock(xmlText(systemOut(s))),
+	}
+	switch s.Status {
+	case scenario.StatusPassed:
+	case scenario.StatusSkipped:
+		tc.Skipped = &skipped{}
+		if s.Error != nil {
+			tc.Skipped.Message = xmlText(headline(s.Error))
+		}
+	case scenario.StatusFailed:
+		// A failure is an operation's verdict; the scenario error is the fallback for a
+		// report that recorded the failure only there.
+		tc.Failure = problemOf(s, opError(s), s.Error)
+	default:
+		// An error or interruption is the scenario's; the failing operation's error says
+		// more only when the scenario recorded none.
+		tc.Error = problemOf(s, s.Error, opError(s))
+	}
+	return tc
+}
+
+// problemOf builds <failure>/<error> from the first non-nil error, falling back to the bare
+// status when the report recorded no error at all.
+func problemOf(s *scenario.ScenarioReport, first, second *transport.OperationError) *problem {
+	e := first
+	if e == nil {
+		e = second
+	}
+	p := &problem{Message: s.Status, Type: s.Status, Body: textBlock(xmlText(detail(s)))}
+	if e != nil {
+		p.Message, p.Type = headline(e), string(e.Code)
+	}
+	p.Message, p.Type = xmlText(p.Message), xmlText(p.Type)
+	if p.Type == "" {
+		p.Type = xmlText(s.Status)
+	}
+	return p
+}
+
+// headline is "CODE: message", the form every reporter shows as the one-line reason. The
+// message is the runtime's own (already safe for reports); it is still stripped for XML.
+func headline(e *transport.OperationError) string {
+	if e.Message == "" {
+		return string(e.Code)
+	}
+	return string(e.Code) + ": " + e.Message
+}
+
+// opError is the error of the first failing operation, if any.
+func opError(s *scenario.ScenarioReport) *transport.OperationError {
+	for i := range s.Operations {
+		if s.Operations[i].Error != nil {
+			return s.Operations[i].Error
+		}
+	}
+	return nil
+}

@@ -1,0 +1,78 @@
+package junit
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/fastbrowser/fastbrowser/scenario"
+)
+
+// Write writes rep as JUnit XML (see the package doc for the mapping) to w.
+func Write(w io.Writer, rep *scenario.Report) error { return encode(w, build(rep, hostname())) }
+
+func encode(w io.Writer, m *testSuites) error {
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		return err
+	}
+	if err := enc.Close(); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// WriteFile writes rep as JUnit XML to path. When scrub is non-nil (the run's secret
+// scrubber: a secret may have reached an error message) it is applied to every text before
+// encoding, so XML escaping cannot hide a secret from it, and then to the rendered bytes. The
+// file is written atomically (temp file in the same directory, then rename) so a CI step never
+// reads a half-written report, and is 0600 whatever the umask, like report.json.
+func WriteFile(path string, rep *scenario.Report, scrub func([]byte) []byte) error {
+	m := build(rep, hostname())
+	if scrub != nil {
+		scrubModel(m, scrub)
+	}
+	var buf bytes.Buffer
+	if err := encode(&buf, m); err != nil {
+		return err
+	}
+	data := buf.Bytes()
+	if scrub != nil {
+		data = scrub(data)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".junit-*.xml")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	// CreateTemp already asks for 0600; Chmod makes it exact rather than umask-dependent.
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// hostname is the XSD's "machine executing the test or 'localhost'".
+func hostname() string {
+	if h, err := os.Hostname(); err == nil {
+		if h = xmlText(h); h != "" {
+			return h
+		}
+	}
+	return "localhost"
+}
