@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/hashicorp/go-multierror v1.1.1
 	github.com/mafredri/cdp v0.35.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/sethvargo/go-retry v0.5.0
 	github.com/tidwall/gjson v1.20.2
 	github.com/urfave/cli/v2 v2.27.7

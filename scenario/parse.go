@@ -111,7 +111,7 @@ func parse(data []byte, o Overrides) (*Loaded, error) {
 	if f.Version != FileVersion {
 		return nil, fail("version", fmt.Sprintf("unsupported version %d; this build reads version %d", f.Version, FileVersion))
 	}
-	if !idPattern.MatchString(f.ID) {
+	if !idPattern.MatchString(f.ID) || f.ID == "." || f.ID == ".." {
 		return nil, fail("id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
 	}
 	if err := checkBudgets(f.Budgets); err != nil {

@@ -38,6 +38,16 @@ type observeReq struct {
 type actReq struct {
 	Tab *TabRef `json:"tab,omitempty"`
 	transport.Act
+	// SecretText hides the protocol field of the same name: the runtime sets it for
+	// {"env"} text; a file never does.
+	SecretText *runtimeOnly `json:"secretText,omitempty"`
+}
+
+// runtimeOnly refuses a protocol field that only the runtime may set.
+type runtimeOnly struct{}
+
+func (*runtimeOnly) UnmarshalStrictJSON(_ []byte, path string) error {
+	return &strictjson.Error{Path: path, Expected: "no such field", Message: "unknown field (the runtime sets it; a scenario file cannot)"}
 }
 type waitPopupReq struct {
 	Opener *TabRef `json:"opener,omitempty"`

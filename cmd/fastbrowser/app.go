@@ -29,6 +29,7 @@ func run(ctx context.Context, st *state, args []string) int {
 			serveCommand(st),
 			workerCommand(st),
 			fixtureCommand(st),
+			schemaCommand(st),
 			versionCommand(st),
 		},
 	}

@@ -269,3 +269,12 @@ func TestExamples(t *testing.T) {
 		t.Fatalf("tab references did not resolve as the seed says: selected %s, popup %s", byID["selected"], byID["popup"])
 	}
 }
+
+// TestSchemaCommand: `fastbrowser schema` prints the embedded schema the scenario tests
+// validate every shipped file against.
+func TestSchemaCommand(t *testing.T) {
+	res := runCLI(t, nil, "schema")
+	if res.code != 0 || res.stdout != string(scenario.SchemaJSON) {
+		t.Fatalf("exit %d, %d bytes (want %d)", res.code, len(res.stdout), len(scenario.SchemaJSON))
+	}
+}
