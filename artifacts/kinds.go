@@ -22,4 +22,6 @@ var kinds = map[string]kindInfo{
 	"console":    {ext: "json", contentType: "application/json", limit: budgets.DiagnosticsBytes, diagnostics: true},
 	"network":    {ext: "json", contentType: "application/json", limit: budgets.DiagnosticsBytes, diagnostics: true},
 	"outline":    {ext: "json", contentType: "application/json", limit: budgets.DiagnosticsBytes, diagnostics: true},
+	// log is a hook's or fixture server's output, as text.
+	"log": {ext: "log", contentType: "text/plain; charset=utf-8", limit: budgets.DiagnosticsBytes, diagnostics: true},
 }

@@ -109,6 +109,7 @@ func TestPutLayoutAndMeta(t *testing.T) {
 		{"console", "json", "application/json"},
 		{"network", "json", "application/json"},
 		{"outline", "json", "application/json"},
+		{"log", "log", "text/plain; charset=utf-8"},
 	}
 	seen := map[string]bool{}
 	for _, c := range cases {

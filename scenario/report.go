@@ -55,6 +55,10 @@ type ScenarioReport struct {
 	Events      []Event                   `json:"events"`
 	Operations  []OperationReport         `json:"operations"`
 	Error       *transport.OperationError `json:"error,omitempty"`
+	// Diagnostics lists the output logs kept for the scenario's hooks and managed server
+	// (kind "log", text, secrets masked; Truncated when only the first and last bytes were
+	// kept), in the order those started. Path is relative to DIR/artifacts.
+	Diagnostics []artifacts.Meta `json:"diagnostics,omitempty"`
 }
 
 // Event is one step of the scenario's lifecycle (hooks, server, runtime) in order.

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"io"
 	"time"
 
 	"github.com/hashicorp/go-multierror"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -21,11 +22,20 @@ type Env struct {
 	Open func(ctx context.Context, spec SessionSpec) (*runtime.Runtime, error)
 	// Lookup reads the host environment for {"env":…} values (nil: os.LookupEnv).
 	Lookup func(string) (string, bool)
-	// Log receives fixture-server and hook output. Nil discards.
+	// Log receives fixture-server and hook output. Nil discards. A bounded copy of each
+	// hook's and the managed server's output is kept whatever Log is (see Store).
 	Log io.Writer
 	// BeforeClose, when set, runs after the operations and before the browser session
 	// closes, with the run's context and the report so far (replay --keep-open waits here).
 	BeforeClose func(ctx context.Context, rep *ScenarioReport)
+	// Store and RunID, when both are set, receive the scenario's diagnostics at its end,
+	// after the server stopped: one "log" artifact per hook or managed server that wrote
+	// any output (its first and last bytes when it wrote more than fits), owned by the
+	// scenario id and listed in ScenarioReport.Diagnostics.
+	Store *artifacts.Store
+	RunID string
+	// Scrub masks secrets in the diagnostics before they are stored (nil: as they are).
+	Scrub func([]byte) []byte
 }
 
 // runState carries one scenario's run.
@@ -34,16 +44,40 @@ type runState struct {
 	env   Env
 	start time.Time
 	rep   *ScenarioReport
+	logs  []*outputLog // hook and server output, in the order the sources started
 }
 
 func (s *runState) event(kind, name, status string) {
 	s.rep.Events = append(s.rep.Events, Event{AtMs: time.Since(s.start).Milliseconds(), Kind: kind, Name: name, Status: status})
 }
 
+// output starts the bounded log of one more source.
+func (s *runState) output(source string) *outputLog {
+	o := newOutputLog(source)
+	s.logs = append(s.logs, o)
+	return o
+}
+
+// hook runs one hook and records its event.
+func (s *runState) hook(ctx context.Context, name string, c *Command) error {
+	err := runHook(ctx, name, c, s.l.Dir, s.env.Lookup, s.env.Log, s.output(name+" hook"))
+	if err != nil {
+		s.event("hook", name, "failed")
+		return err
+	}
+	s.event("hook", name, "ok")
+	return nil
+}
+
 // Run runs one scenario in DESIGN.md's order: the scenario budget starts → setup hook →
 // server start and readiness → reset hook → operations → finally: close the runtime,
-// cleanup hook while the server still runs, bounded server stop. It never panics on a
-// scenario's behalf and always returns a complete report.
+// cleanup hook while the server still runs, bounded server stop, diagnostics stored. It
+// never panics on a scenario's behalf and always returns a complete report.
+//
+// Events, in order, as far as the scenario got: hook.setup; server.start (managed only:
+// ok, failed or reused) and server.ready; hook.reset; runtime.open; then finally
+// runtime.close, hook.cleanup and server.stop (whenever a managed server was started, also
+// when it never became ready).
 func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 	if env.Log == nil {
 		env.Log = io.Discard
@@ -83,12 +117,10 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 		}
 	}
 	if h := l.Hooks; h != nil && h.Cleanup != nil {
-		// The cleanup hook runs even when the scenario budget is spent, within its own.
-		if err := runHook(context.Background(), "cleanup", h.Cleanup, l.Dir, env.Lookup, env.Log); err != nil {
+		// The cleanup hook runs even when the scenario budget is spent or the run was
+		// interrupted, within its own budget.
+		if err := s.hook(context.Background(), "cleanup", h.Cleanup); err != nil {
 			finallyErrs = multierror.Append(finallyErrs, err)
-			s.event("hook", "cleanup", "failed")
-		} else {
-			s.event("hook", "cleanup", "ok")
 		}
 	}
 	if server != nil && server.proc != nil {
@@ -99,6 +131,7 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 			s.event("server", "stop", "ok")
 		}
 	}
+	s.storeDiagnostics()
 
 	switch {
 	case firstErr != nil:
@@ -118,33 +151,64 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 	return *s.rep
 }
 
+// storeDiagnostics writes one "log" artifact per source that wrote output, scrubbed, and
+// lists them on the report. It is best effort: a store that refuses one is noted in the
+// log and changes nothing else.
+func (s *runState) storeDiagnostics() {
+	if s.env.Store == nil || s.env.RunID == "" {
+		return
+	}
+	for _, o := range s.logs {
+		data, cut, ok := o.render(s.env.Scrub)
+		if !ok {
+			continue
+		}
+		meta, err := s.env.Store.Put(s.env.RunID, s.l.ID, "log", data, cut)
+		if err != nil {
+			fmt.Fprintf(s.env.Log, "fastbrowser: the %s output of scenario %s was not stored: %v\n", o.source, s.l.ID, err)
+			continue
+		}
+		s.rep.Diagnostics = append(s.rep.Diagnostics, meta)
+	}
+}
+
 // body runs everything before finally. It returns an error only for failures outside
 // operations (hooks, server, launch, budget); an operation failure is recorded in the
-// report and ends the body with nil.
+// report and ends the body with nil. A managed server it started is left in *server, also
+// when it never became ready, for finally to stop after the cleanup hook.
 func (s *runState) body(ctx context.Context, server **fixtureServer, rt **runtime.Runtime) error {
 	l := s.l
 	if h := l.Hooks; h != nil && h.Setup != nil {
-		if err := runHook(ctx, "setup", h.Setup, l.Dir, s.env.Lookup, s.env.Log); err != nil {
-			s.event("hook", "setup", "failed")
+		if err := s.hook(ctx, "setup", h.Setup); err != nil {
 			return err
 		}
-		s.event("hook", "setup", "ok")
 	}
 	if l.Fixture != nil && l.Fixture.Server != nil {
-		srv, err := startServer(ctx, l.Fixture.Server, l.Dir, s.env.Lookup, s.env.Log)
-		if err != nil {
-			s.event("server", "ready", "failed")
-			return budgetOr(ctx, err)
+		spec := l.Fixture.Server
+		srv := &fixtureServer{}
+		if spec.Mode == ModeManaged {
+			started, reused, err := startManaged(ctx, spec, l.Dir, s.env.Lookup, s.env.Log, s.output("server"))
+			switch {
+			case err != nil:
+				s.event("server", "start", "failed")
+				return budgetOr(ctx, err)
+			case reused:
+				s.event("server", "start", "reused")
+			default:
+				s.event("server", "start", "ok")
+			}
+			srv, *server = started, started
 		}
-		*server = srv
+		if err := awaitReady(ctx, spec, srv); err != nil {
+			s.event("server", "ready", "failed")
+			return err
+		}
 		s.event("server", "ready", "ok")
 	}
 	if h := l.Hooks; h != nil && h.Reset != nil {
-		if err := runHook(ctx, "reset", h.Reset, l.Dir, s.env.Lookup, s.env.Log); err != nil {
-			s.event("hook", "reset", "failed")
+		if err := s.hook(ctx, "reset", h.Reset); err != nil {
 			return err
 		}
-		s.event("hook", "reset", "ok")
 	}
 	r, err := s.env.Open(ctx, l.sessionSpec())
 	if err != nil {
@@ -155,14 +219,6 @@ func (s *runState) body(ctx context.Context, server **fixtureServer, rt **runtim
 	s.rep.Enforcement = r.Enforcement()
 	s.event("runtime", "open", "ok")
 	return s.operations(ctx, r)
-}
-
-// budgetOr reports the scenario budget running out as timeout, whatever it interrupted.
-func budgetOr(ctx context.Context, err error) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return scenarioError(transport.CodeTimeout, "the scenario budget ran out before the operations started")
-	}
-	return err
 }
 
 func (s *runState) operations(ctx context.Context, rt *runtime.Runtime) error {

@@ -93,7 +93,7 @@ func TestReadinessNeverSucceeds(t *testing.T) {
 			t.Errorf("server process %d (or its child) survived", pid)
 		}
 	}
-	if got := eventNames(rep); got != "server.ready:failed" {
+	if got := eventNames(rep); got != "server.start:ok server.ready:failed server.stop:ok" {
 		t.Errorf("events %s", got)
 	}
 }

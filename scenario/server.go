@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,47 +22,52 @@ type fixtureServer struct {
 	proc *process.Process // nil for external or reused servers
 }
 
-// startServer brings the fixture up: for a managed server it refuses a port already
-// answering (unless reuseExisting), starts the trusted argv in its own process group and
-// waits for readiness; for an external one it only waits for readiness.
-func startServer(ctx context.Context, s *Server, dir string, lookup func(string) (string, bool), log io.Writer) (*fixtureServer, error) {
+// startManaged starts a managed server's trusted argv in its own process group, after
+// refusing a readiness URL that already answers (unless reuseExisting, when the answering
+// server is used as it is: reused is true and nothing is started). It does not wait for
+// readiness.
+func startManaged(ctx context.Context, s *Server, dir string, lookup func(string) (string, bool), log io.Writer, out *outputLog) (fs *fixtureServer, reused bool, err error) {
+	if probeOnce(ctx, s.Readiness.URL) != 0 {
+		if s.ReuseExisting {
+			return &fixtureServer{}, true, nil
+		}
+		return nil, false, scenarioError(transport.CodeFixturePortInUse, "something already answers %s; stop it or set reuseExisting", s.Readiness.URL)
+	}
+	proc, err := startCommand(s.Start, dir, lookup, log, out)
+	if err != nil {
+		return nil, false, scenarioError(transport.CodeFixtureNotReady, "the fixture server could not be started: %s", err.Error())
+	}
+	return &fixtureServer{proc: proc}, false, nil
+}
+
+// awaitReady polls the readiness URL until it answers the expected status, within the
+// readiness budget (and the scenario's, via ctx). A managed server that exits meanwhile
+// fails at once. It never stops the server: the caller's finally does, after cleanup.
+func awaitReady(ctx context.Context, s *Server, fs *fixtureServer) error {
 	want := s.Readiness.ExpectedStatus
 	if want == 0 {
 		want = 200
 	}
 	timeout, _ := budgets.FixtureReadiness.ResolveMs(s.Readiness.TimeoutMs)
-	fs := &fixtureServer{}
-	if s.Mode == ModeManaged {
-		if probeOnce(ctx, s.Readiness.URL) != 0 {
-			if s.ReuseExisting {
-				return fs, nil
-			}
-			return nil, scenarioError(transport.CodeFixturePortInUse, "something already answers %s; stop it or set reuseExisting", s.Readiness.URL)
-		}
-		proc, err := startCommand(s.Start, dir, lookup, log)
-		if err != nil {
-			return nil, scenarioError(transport.CodeFixtureNotReady, "the fixture server could not be started: %s", err.Error())
-		}
-		fs.proc = proc
-	}
 	var exited <-chan struct{}
-	if fs.proc != nil {
+	if fs != nil && fs.proc != nil {
 		exited = fs.proc.Done()
 	}
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	last, err := waitReady(rctx, s.Readiness.URL, want, exited)
-	if err == nil {
-		return fs, nil
-	}
-	fs.stop()
 	switch {
+	case err == nil:
+		return nil
 	case errors.Is(err, errServerExited):
-		return nil, scenarioError(transport.CodeFixtureNotReady, "the fixture server exited (%s) before %s was ready", exitOf(fs.proc), s.Readiness.URL)
+		return scenarioError(transport.CodeFixtureNotReady, "the fixture server exited (%s) before %s was ready", exitOf(fs.proc), s.Readiness.URL)
+	case ctx.Err() != nil:
+		// The scenario budget or the run ended the wait, not the readiness budget.
+		return ctxEnded(ctx, "while waiting for "+s.Readiness.URL)
 	case last == 0:
-		return nil, scenarioError(transport.CodeFixtureNotReady, "%s did not answer within %s", s.Readiness.URL, timeout)
+		return scenarioError(transport.CodeFixtureNotReady, "%s did not answer within %s", s.Readiness.URL, timeout)
 	}
-	return nil, scenarioError(transport.CodeFixtureNotReady, "%s answered %d, expected %d, within %s", s.Readiness.URL, last, want, timeout)
+	return scenarioError(transport.CodeFixtureNotReady, "%s answered %d, expected %d, within %s", s.Readiness.URL, last, want, timeout)
 }
 
 func exitOf(p *process.Process) string {
@@ -74,17 +80,33 @@ func exitOf(p *process.Process) string {
 	return fmt.Sprintf("exit code %d", p.ExitCode())
 }
 
-// stop ends a managed server: TERM to its process group, a grace period, then KILL.
+// stop ends a managed server: TERM to its process group, a grace period, then KILL of the
+// whole group; it returns once the group is gone (or with an error when it could not be
+// made to go). Then it waits, bounded, for the last of the server's output to be drained.
 func (fs *fixtureServer) stop() error {
 	if fs == nil || fs.proc == nil {
 		return nil
 	}
-	return fs.proc.Stop(budgets.ProcessStopGrace.Default)
+	err := fs.proc.Stop(budgets.ProcessStopGrace.Default)
+	awaitDrained(fs.proc)
+	return err
+}
+
+// awaitDrained waits, at most the stop grace, for the package's drains of p to end, so an
+// output log taken afterwards holds everything the process wrote.
+func awaitDrained(p *process.Process) {
+	t := time.NewTimer(budgets.ProcessStopGrace.Default)
+	defer t.Stop()
+	select {
+	case <-p.Drained():
+	case <-t.C:
+	}
 }
 
 // startCommand starts trusted argv: the program is found on PATH only when it has no slash
-// (like exec.Command), relative paths resolve against dir, and no shell is involved.
-func startCommand(c *Command, dir string, lookup func(string) (string, bool), log io.Writer) (*process.Process, error) {
+// (like exec.Command), relative paths resolve against dir, and no shell is involved. Its
+// output goes to log and, bounded, to out (when not nil).
+func startCommand(c *Command, dir string, lookup func(string) (string, bool), log io.Writer, out *outputLog) (*process.Process, error) {
 	cwd := dir
 	if c.Cwd != "" {
 		cwd = c.Cwd
@@ -112,16 +134,23 @@ func startCommand(c *Command, dir string, lookup func(string) (string, bool), lo
 		}
 		env = append(env, name+"="+val)
 	}
-	return process.Start(process.Spec{Path: prog, Args: c.Args, Dir: cwd, Env: env, OutputSink: log})
+	spec := process.Spec{Path: prog, Args: c.Args, Dir: cwd, Env: env, OutputSink: log}
+	if out != nil {
+		spec.Capture = out.capt
+	}
+	return process.Start(spec)
 }
 
-// runHook runs a one-shot hook within its budget (and the scenario's, via ctx).
-func runHook(ctx context.Context, name string, c *Command, dir string, lookup func(string) (string, bool), log io.Writer) error {
+// runHook runs a one-shot hook within its budget (and the scenario's, via ctx). Its output
+// goes to log and, bounded, to out.
+func runHook(ctx context.Context, name string, c *Command, dir string, lookup func(string) (string, bool), log io.Writer, out *outputLog) error {
 	timeout, _ := budgets.Hook.ResolveMs(c.TimeoutMs)
-	proc, err := startCommand(c, dir, lookup, log)
+	proc, err := startCommand(c, dir, lookup, log, out)
 	if err != nil {
 		return scenarioError(transport.CodeHookFailed, "%s hook could not start: %s", name, err.Error())
 	}
+	// However the hook ends, its group is gone and its output read before this returns.
+	defer awaitDrained(proc)
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
@@ -131,7 +160,7 @@ func runHook(ctx context.Context, name string, c *Command, dir string, lookup fu
 		return scenarioError(transport.CodeHookFailed, "%s hook did not finish within %s", name, timeout)
 	case <-ctx.Done():
 		_ = proc.Stop(budgets.ProcessStopGrace.Default)
-		return scenarioError(transport.CodeTimeout, "the scenario budget ran out during the %s hook", name)
+		return ctxEnded(ctx, "during the "+name+" hook")
 	}
 	// The hook itself exited; anything it left in its process group goes too.
 	_ = proc.Stop(0)
@@ -141,7 +170,91 @@ func runHook(ctx context.Context, name string, c *Command, dir string, lookup fu
 	return nil
 }
 
+// budgetOr reports ctx's end instead of err once ctx has ended, whatever it interrupted:
+// the failure is then the budget's or the interrupt's, not what happened to be running.
+func budgetOr(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctxEnded(ctx, "before the operations started")
+	}
+	return err
+}
+
+// ctxEnded names why ctx ended: the scenario budget ran out (timeout) or the run was
+// interrupted (cancelled; the scenario is then reported interrupted).
+func ctxEnded(ctx context.Context, when string) *transport.OperationError {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return scenarioError(transport.CodeTimeout, "the scenario budget ran out %s", when)
+	}
+	return scenarioError(transport.CodeCancelled, "the run was interrupted %s", when)
+}
+
 // scenarioError is a failure outside any operation.
 func scenarioError(code transport.Code, format string, args ...any) *transport.OperationError {
 	return transport.NewError("", transport.PhaseExecute, code, transport.RetryNever, transport.NotAttempted, format, args...)
+}
+
+// Output logs: a bounded copy of one hook's or the managed server's stdout and stderr,
+// kept whatever Env.Log does with the output and stored as a "log" artifact at the end.
+const (
+	// logBound is the most an output artifact holds, header and cut note included.
+	logBound = 64 << 10
+	// logHead and logTail are how much of the output's start and end are kept when it is
+	// longer than fits (logHead+logTail leaves room under logBound for the notes).
+	logHead = 40 << 10
+	logTail = 20 << 10
+	// scrubSlack is how much more than logHead and logTail is captured, so a secret cut at
+	// either edge of the kept part is still whole, and so masked, when the scrub runs. It
+	// covers secrets whose longest spelling (escaped, encoded) is up to this many bytes.
+	scrubSlack = 4 << 10
+)
+
+// outputLog is one source's output: a bounded capture that drains never wait on.
+type outputLog struct {
+	source string // "setup hook", "server", …
+	capt   *process.Capture
+}
+
+func newOutputLog(source string) *outputLog {
+	return &outputLog{source: source, capt: process.NewCapture(logHead+3*scrubSlack, logTail+3*scrubSlack)}
+}
+
+// render returns the artifact text: a header naming the source, then the output scrubbed
+// by scrub (nil: as it is) and, when it is too long, cut to its first logHead and last
+// logTail bytes around a note; cut says so. It is never longer than logBound. ok is false
+// when the source wrote nothing.
+func (o *outputLog) render(scrub func([]byte) []byte) (data []byte, cut, ok bool) {
+	head, tail, total := o.capt.Snapshot()
+	if total == 0 {
+		return nil, false, false
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "[fastbrowser: %s output, stdout and stderr, %d bytes]\n", o.source, total)
+	if gap := total - int64(len(head)+len(tail)); gap == 0 {
+		// Everything is here: scrub it whole, then cut if it does not fit.
+		all := append(head, tail...)
+		if scrub != nil {
+			all = scrub(all)
+		}
+		if b.Len()+len(all) <= logBound {
+			b.Write(all)
+			return b.Bytes(), false, true
+		}
+		head, tail = all[:logHead], all[len(all)-logTail:]
+	} else {
+		// The middle is gone. A secret may straddle either edge of what was captured: its
+		// visible part cannot be masked, so the scrub runs over the head and tail with their
+		// slack and then drops the edge it may be in (at most 3*scrubSlack bytes once
+		// scrubbed: unmasked bytes stay as they are, each mask is at most twice what it hid).
+		if scrub != nil {
+			head, tail = scrub(head), scrub(tail)
+			head = head[:max(0, len(head)-3*scrubSlack)]
+			tail = tail[min(len(tail), 3*scrubSlack):]
+		}
+		head = head[:min(len(head), logHead)]
+		tail = tail[max(0, len(tail)-logTail):]
+	}
+	b.Write(head)
+	fmt.Fprintf(&b, "\n[fastbrowser: output cut: %d bytes in all; the first and last parts are kept]\n", total)
+	b.Write(tail)
+	return b.Bytes(), true, true
 }

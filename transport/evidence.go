@@ -115,7 +115,7 @@ func (r *CaptureEvidenceResult) TabRefs() []*string     { return tabs(&r.Tab) }
 type ArtifactMeta struct {
 	ID             string `json:"id"`
 	Owner          string `json:"owner"` // who asked for it: a scenario id, a session id
-	Kind           string `json:"kind"`  // screenshot | console | network | outline
+	Kind           string `json:"kind"`  // screenshot | console | network | outline | log (hook and server output)
 	Path           string `json:"path"`
 	Bytes          int64  `json:"bytes"`
 	ContentType    string `json:"contentType"` // image/png | application/json

@@ -128,7 +128,7 @@ func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenari
 			<-ctx.Done()
 		}
 	}
-	sr := scenario.Run(c.Context, l, rs.env())
+	sr := scenario.Run(c.Context, l, rs.env(l))
 	rs.rep.Scenarios = append(rs.rep.Scenarios, sr)
 	reportPath, err := rs.finish()
 	if err != nil {

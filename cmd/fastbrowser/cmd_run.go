@@ -84,7 +84,7 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 	if !c.Bool("json") && len(loaded) > 1 {
 		fmt.Fprintf(rs.st.stdout, "running %d scenarios, up to %d at a time\n", len(loaded), min(c.Int("jobs"), len(loaded)))
 	}
-	rs.rep.Scenarios = runPool(c.Context, loaded, c.Int("jobs"), c.Bool("fail-fast"), rs.env(), func(sr scenario.ScenarioReport) {
+	rs.rep.Scenarios = runPool(c.Context, loaded, c.Int("jobs"), c.Bool("fail-fast"), rs.env, func(sr scenario.ScenarioReport) {
 		if !c.Bool("json") {
 			printScenario(rs.st, sr)
 		}

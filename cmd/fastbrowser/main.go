@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/fastbrowser/fastbrowser/runtime/process"
 )
 
 func main() {
@@ -32,6 +34,9 @@ func interruptContext(st *state) (context.Context, func()) {
 			return
 		}
 		<-sig
+		// Pdeathsig takes our direct children down with us; KillAll also takes their
+		// groups (a server under `sh -c`, a hook's background job) so nothing keeps a port.
+		process.KillAll()
 		os.Exit(exitInterrupted)
 	}()
 	return ctx, func() { signal.Stop(sig); cancel() }

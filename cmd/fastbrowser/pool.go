@@ -12,7 +12,7 @@ import (
 // their reports to emit in input order, as soon as every earlier one is done: output and
 // report order never depend on the parallelism. With failFast, no scenario starts after one
 // failed; those and the ones Ctrl-C kept from starting are reported skipped.
-func runPool(ctx context.Context, loaded []*scenario.Loaded, jobs int, failFast bool, env scenario.Env, emit func(scenario.ScenarioReport)) []scenario.ScenarioReport {
+func runPool(ctx context.Context, loaded []*scenario.Loaded, jobs int, failFast bool, envFor func(*scenario.Loaded) scenario.Env, emit func(scenario.ScenarioReport)) []scenario.ScenarioReport {
 	reports := make([]scenario.ScenarioReport, len(loaded))
 	done := make([]chan struct{}, len(loaded))
 	for i := range done {
@@ -47,7 +47,7 @@ func runPool(ctx context.Context, loaded []*scenario.Loaded, jobs int, failFast 
 				defer func() { <-slots; close(done[i]) }()
 				unlock := locks.lock(l)
 				defer unlock()
-				reports[i] = scenario.Run(ctx, l, env)
+				reports[i] = scenario.Run(ctx, l, envFor(l))
 				if failFast && reports[i].Status != scenario.StatusPassed {
 					stop.Do(func() { close(stopped) })
 				}

@@ -49,19 +49,22 @@ func newRunSession(c *cli.Context, st *state, out string) *runSession {
 	return rs
 }
 
-// env is the scenario runner's environment: each scenario gets its own worker, browser
-// context and artifact store, in the run's one browser.
-func (rs *runSession) env() scenario.Env {
+// env is one scenario's runner environment: its own worker, browser context and artifact
+// store (evidence, and the hook and server logs), in the run's one browser.
+func (rs *runSession) env(l *scenario.Loaded) scenario.Env {
+	store, storeErr := rs.stores.forScenario(l.ID)
 	return scenario.Env{
 		Lookup:      rs.st.lookupEnv,
 		Log:         debugLog(rs.st),
 		BeforeClose: rs.beforeClose,
+		Store:       store, // nil when it cannot be opened: logs are then only drained
+		RunID:       rs.rep.RunID,
+		Scrub:       rs.secrets.ScrubBytes,
 		Open: func(ctx context.Context, spec scenario.SessionSpec) (*runtime.Runtime, error) {
 			opts := runtimeOptions(rs.c, rs.st, spec.Origins)
 			opts.Subresources, opts.ServiceWorkers = spec.Subresources, spec.ServiceWorkers
 			opts.Secrets = rs.secrets
-			store, err := rs.stores.forScenario(spec.ID)
-			if err != nil {
+			if storeErr != nil {
 				return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeInternal, transport.RetryNever, transport.NotAttempted,
 					"the artifact store %s cannot be opened", rs.stores.root)
 			}

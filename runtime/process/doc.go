@@ -5,6 +5,9 @@
 // thread that stays locked for the child's whole life, is reaped by exactly one goroutine,
 // and has its stdout and stderr drained so a chatty child never blocks. Stop sends SIGTERM
 // to the group, waits a bounded grace, then SIGKILLs the group, grandchildren included.
+// Spec.Capture keeps a bounded copy of the output (Capture) that a slow OutputSink cannot
+// cost a byte. KillAll SIGKILLs every group not yet stopped, without waiting, for a program
+// about to exit abruptly: Pdeathsig reaches direct children only.
 //
 // The package must not look executables up on PATH, must not wait without a bound (every
 // wait comes from package budgets), must never signal a process group id <= 1, and must not

@@ -10,14 +10,19 @@ import (
 // stream at its 64 KiB default, and then the child blocks on a full pipe.
 const maxLineBytes = 64 << 10
 
-// drain reads f until EOF or until afterReap closes it. The sink gets output in batches of
-// whole lines (one queue entry per read, not per line, so a chatty child stays cheap) and
-// the tap gets each line. It never waits on the sink.
-func drain(f *os.File, q *sinkQueue, tap func(string)) {
+// drain reads f until EOF or until afterReap closes it. The capture gets every read as it
+// comes, the sink gets output in batches of whole lines (one queue entry per read, not per
+// line, so a chatty child stays cheap) and the tap gets each line. It never waits on the
+// sink.
+func drain(f *os.File, q *sinkQueue, tap func(string), capture io.Writer) {
 	defer f.Close()
 	defer q.streamDone()
 	if q == nil && tap == nil {
-		_, _ = io.Copy(io.Discard, f)
+		w := io.Discard
+		if capture != nil {
+			w = capture
+		}
+		_, _ = io.Copy(w, f)
 		return
 	}
 	lt := lineTap{tap: tap}
@@ -25,6 +30,9 @@ func drain(f *os.File, q *sinkQueue, tap func(string)) {
 	held := 0 // buf[:held] is a line not yet ended
 	for {
 		n, err := f.Read(buf[held:])
+		if n > 0 && capture != nil {
+			_, _ = capture.Write(buf[held : held+n])
+		}
 		held += n
 		if end := bytes.LastIndexByte(buf[:held], '\n') + 1; end > 0 {
 			q.offer(buf[:end])

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -66,7 +67,9 @@ func (ps *pipeSet) callerStdout() io.ReadCloser {
 	return ps.stdoutR
 }
 
-func (ps *pipeSet) startDrains(spec Spec) {
+// startDrains starts the package's drains; the returned channel closes once every one of
+// them has ended (EOF from all writers, or the read end closed by afterReap).
+func (ps *pipeSet) startDrains(spec Spec) <-chan struct{} {
 	streams := 1
 	if !ps.callerOwnsStdout {
 		streams = 2
@@ -75,10 +78,14 @@ func (ps *pipeSet) startDrains(spec Spec) {
 	if spec.OutputSink != nil {
 		q = newSinkQueue(spec.OutputSink, streams)
 	}
+	var wg sync.WaitGroup
 	if !ps.callerOwnsStdout {
-		go drain(ps.stdoutR, q, nil)
+		wg.Go(func() { drain(ps.stdoutR, q, nil, spec.Capture) })
 	}
-	go drain(ps.stderrR, q, spec.StderrTap)
+	wg.Go(func() { drain(ps.stderrR, q, spec.StderrTap, spec.Capture) })
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	return done
 }
 
 // afterReap runs once the child is reaped. Nobody can read stdin any more. The read ends get

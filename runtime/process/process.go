@@ -23,8 +23,9 @@ type Process struct {
 	pid  int
 	pgid int // the child's process group (its own pid) or 0 where groups are not used
 
-	done  chan struct{} // closed by the reaper after the child is reaped
-	state *os.ProcessState
+	done    chan struct{}   // closed by the reaper after the child is reaped
+	drained <-chan struct{} // closed when the package's drains have ended
+	state   *os.ProcessState
 
 	stopOnce sync.Once
 	stopErr  error
@@ -60,9 +61,10 @@ func Start(spec Spec) (*Process, error) {
 		pipes.closeAll()
 		return nil, fmt.Errorf("process: start %s: %w", spec.Path, err)
 	}
+	register(p)
 	pipes.closeChildEnds()
 	p.Stdin, p.Stdout = pipes.callerStdin(), pipes.callerStdout()
-	pipes.startDrains(spec)
+	p.drained = pipes.startDrains(spec)
 	return p, nil
 }
 
@@ -71,6 +73,13 @@ func (p *Process) Pid() int { return p.pid }
 
 // Done is closed when the child has been reaped.
 func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Drained is closed once the package has read the last of the output it drains (stderr,
+// and stdout unless the caller owns it): every writer closed its end, or the read ends were
+// closed the stop grace after the reap because a writer outlived the child. After Stop,
+// which returns once the whole group is gone, it closes promptly; then OutputSink has been
+// offered, and Capture has been given, everything.
+func (p *Process) Drained() <-chan struct{} { return p.drained }
 
 // ExitCode is the child's exit status once Done is closed; -1 if it was killed by a signal
 // or has not been reaped yet.

@@ -24,6 +24,9 @@ func (p *Process) own(cmd *exec.Cmd, pipes *pipeSet, started chan<- error) {
 	// ourselves, so os/exec starts no copy goroutines that a grandchild could hold open.
 	_ = cmd.Wait()
 	p.state = cmd.ProcessState
+	if p.pgid <= 1 || !groupHasLive(p.pgid) {
+		unregister(p) // nothing of it is left for KillAll to reach
+	}
 	close(p.done)
 	runtime.UnlockOSThread()
 	pipes.afterReap()

@@ -26,4 +26,10 @@ type Spec struct {
 	// maxLineBytes are cut) from the drain goroutine. It must return quickly: stderr is not
 	// read while it runs.
 	StderrTap func(line string)
+	// Capture, if set, gets every byte the package drains (stdout when !Stdout, and
+	// stderr), in read order, straight from the drain goroutines: before OutputSink and
+	// independently of it, so a slow sink never costs Capture any output. It is written
+	// from two goroutines at once and must return at once without failing: use *Capture
+	// (a bounded in-memory copy), not a file or a pipe.
+	Capture io.Writer
 }

@@ -55,6 +55,7 @@ func (p *Process) Kill() error {
 			case <-time.After(5 * time.Millisecond):
 			}
 		}
+		unregister(p) // gone: KillAll must not signal its group id again
 		return nil
 	case <-t.C:
 		if sigErr != nil {

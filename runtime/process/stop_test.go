@@ -127,3 +127,54 @@ func TestStopGrace(t *testing.T) {
 		}
 	}
 }
+
+// KillAll is for an abrupt exit: it reaches a group's members that Pdeathsig would not (a
+// grandchild whose parent is alive or already gone), without waiting. Not parallel: KillAll
+// reaches every child of the test binary.
+func TestKillAllReachesGrandchildren(t *testing.T) {
+	spec := sh(`/bin/sleep 1000 & echo $!; exec /bin/sleep 1000`)
+	spec.Stdout = true
+	p := start(t, spec)
+	grandchild := readPid(t, p.Stdout)
+	began := time.Now()
+	KillAll()
+	if took := time.Since(began); took > 500*time.Millisecond {
+		t.Errorf("KillAll took %s; it must not wait", took)
+	}
+	waitDone(t, p, 5*time.Second)
+	if got := p.Signal(); got != "killed" {
+		t.Errorf("Signal() = %q, want killed", got)
+	}
+	proctest.RequireGroupGone(t, p.Pid(), 2*time.Second)
+	if proctest.Alive(grandchild) {
+		t.Errorf("grandchild %d still alive", grandchild)
+	}
+}
+
+// A stopped child leaves the set KillAll signals: its group id may be reused.
+func TestStoppedLeavesKillAll(t *testing.T) {
+	t.Parallel()
+	p := start(t, Spec{Path: "/bin/sleep", Args: []string{"1000"}})
+	if err := p.Stop(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	live.Lock()
+	_, still := live.procs[p]
+	live.Unlock()
+	if still {
+		t.Error("a stopped process is still in KillAll's set")
+	}
+}
+
+// A child that exits with nothing left in its group leaves the set by itself.
+func TestExitedLeavesKillAll(t *testing.T) {
+	t.Parallel()
+	p := start(t, sh("exit 0"))
+	waitDone(t, p, 5*time.Second)
+	live.Lock()
+	_, still := live.procs[p]
+	live.Unlock()
+	if still {
+		t.Error("an exited process with an empty group is still in KillAll's set")
+	}
+}
