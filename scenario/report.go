@@ -149,16 +149,23 @@ func (r *Report) WriteFileScrubbed(path string, scrub func([]byte) []byte) error
 	if scrub != nil {
 		data = scrub(data)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".report-*.json")
+	return WritePrivateFile(path, data)
+}
+
+// WritePrivateFile writes a run output (report.json, junit.xml, report.html) atomically —
+// a temporary file in the same directory, then a rename — with mode 0600 whatever the
+// umask: a reader never sees half a report, and nobody else reads it.
+func WritePrivateFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	if err := tmp.Chmod(0o600); err != nil {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Chmod(0o600); err != nil {
+	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
 	}

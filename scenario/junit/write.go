@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/fastbrowser/fastbrowser/scenario"
 )
@@ -47,24 +46,7 @@ func WriteFile(path string, rep *scenario.Report, scrub func([]byte) []byte) err
 	if scrub != nil {
 		data = scrub(data)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".junit-*.xml")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	// CreateTemp already asks for 0600; Chmod makes it exact rather than umask-dependent.
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return scenario.WritePrivateFile(path, data)
 }
 
 // hostname is the XSD's "machine executing the test or 'localhost'".

@@ -3,8 +3,6 @@ package reportview
 import (
 	"bytes"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/fastbrowser/fastbrowser/scenario"
 )
@@ -28,21 +26,5 @@ func WriteHTMLFile(path string, rep *scenario.Report, artifactsDir string, scrub
 	if scrub != nil {
 		out = scrub(out)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".report-*.html")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(out); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return scenario.WritePrivateFile(path, out)
 }
