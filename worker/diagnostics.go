@@ -109,8 +109,13 @@ func watchDiagnostics(ctx context.Context, c *cdp.Client, d *diagnostics) error 
 	if err != nil {
 		return err
 	}
-	// Request, response and failure events are delivered in the order Chromium sent them.
-	if err := cdp.Sync(sent, responded, failed); err != nil {
+	finished, err := c.Network.LoadingFinished(ctx)
+	if err != nil {
+		return err
+	}
+	// Request, response, failure and completion events are delivered in the order Chromium
+	// sent them, so a failure always finds its request and a finished request is forgotten.
+	if err := cdp.Sync(sent, responded, failed, finished); err != nil {
 		return err
 	}
 	if err := c.Runtime.Enable(ctx); err != nil {
@@ -148,6 +153,7 @@ func watchDiagnostics(ctx context.Context, c *cdp.Client, d *diagnostics) error 
 		defer sent.Close()
 		defer responded.Close()
 		defer failed.Close()
+		defer finished.Close()
 		for {
 			select {
 			case <-sent.Ready():
@@ -183,6 +189,12 @@ func watchDiagnostics(ctx context.Context, c *cdp.Client, d *diagnostics) error 
 					continue // aborted by the page or a navigation: not a failure of the site
 				}
 				d.addNetwork(r.method, r.origin, 0, category)
+			case <-finished.Ready():
+				ev, err := finished.Recv()
+				if err != nil {
+					return
+				}
+				d.take(ev.RequestID)
 			case <-ctx.Done():
 				return
 			}
