@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/runtime/process"
 )
 
@@ -37,6 +38,7 @@ func interruptContext(st *state) (context.Context, func()) {
 		// Pdeathsig takes our direct children down with us; KillAll also takes their
 		// groups (a server under `sh -c`, a hook's background job) so nothing keeps a port.
 		process.KillAll()
+		chromium.RemoveProfilesAfterKill()
 		os.Exit(exitInterrupted)
 	}()
 	return ctx, func() { signal.Stop(sig); cancel() }

@@ -54,6 +54,7 @@ func (b *Browser) teardown(stop func() error) error {
 
 func removeProfile(dir string) error {
 	if os.RemoveAll(dir) == nil {
+		untrackProfile(dir)
 		return nil
 	}
 	// One retry: a just-killed helper process may have finished a write into the profile
@@ -61,5 +62,6 @@ func removeProfile(dir string) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return fmt.Errorf("chromium: remove profile: %w", err)
 	}
+	untrackProfile(dir)
 	return nil
 }

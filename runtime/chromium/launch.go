@@ -37,6 +37,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	if err != nil {
 		return nil, &LaunchError{Reason: "cannot create a profile directory", Err: err}
 	}
+	trackProfile(profile)
 
 	if err := writePreferences(profile); err != nil {
 		_ = removeProfile(profile)
