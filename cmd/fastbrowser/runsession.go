@@ -32,6 +32,12 @@ type runSession struct {
 	stores  *evidenceStores
 	browser *sharedBrowser
 	version sync.Once
+	// opening lets one session open at a time. Opening is mostly Chromium starting a
+	// renderer for the new context; concurrent opens contend for the same CPU and take as
+	// long in total, but each one alone can then run past the worker-ready budget on a
+	// loaded machine (seen with --jobs 4 on 2 CPUs). Operations still run in parallel. The
+	// wait is bounded by the scenario's context and by each open's own budget.
+	opening chan struct{}
 	// beforeClose, when set, runs before a scenario's browser session closes (replay
 	// --keep-open).
 	beforeClose func(ctx context.Context, rep *scenario.ScenarioReport)
@@ -39,7 +45,7 @@ type runSession struct {
 
 func newRunSession(c *cli.Context, st *state, out string) *runSession {
 	started := time.Now()
-	rs := &runSession{c: c, out: out, started: started, secrets: secrets.New(), browser: &sharedBrowser{},
+	rs := &runSession{c: c, out: out, started: started, secrets: secrets.New(), browser: &sharedBrowser{}, opening: make(chan struct{}, 1),
 		stores: &evidenceStores{root: filepath.Join(out, "artifacts")},
 		rep: &scenario.Report{Version: scenario.ReportVersion, RunID: scenario.NewRunID(started), StartedAt: started.UTC(),
 			Scenarios: []scenario.ScenarioReport{}}}
@@ -76,7 +82,14 @@ func (rs *runSession) env(l *scenario.Loaded) scenario.Env {
 				}
 				opts.CDPURL = ws
 			}
+			select {
+			case rs.opening <- struct{}{}:
+			case <-ctx.Done():
+				return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeCancelled, transport.RetrySafe, transport.NotAttempted,
+					"the scenario ended while waiting to open its browser session")
+			}
 			rt, err := runtime.Open(ctx, opts)
+			<-rs.opening
 			if err == nil {
 				rs.version.Do(func() { rs.rep.Browser.Version = rt.BrowserVersion() })
 			}

@@ -85,7 +85,7 @@ func TestParallelRunKeepsOrder(t *testing.T) {
 	}
 	ids, statuses := reportIDs(t, out)
 	if !slices.Equal(ids, []string{"s01", "s02", "s03", "s04", "s05", "s06"}) || statuses[2] != "failed" || statuses[5] != "passed" {
-		t.Fatalf("report order %v %v", ids, statuses)
+		t.Fatalf("report order %v %v\n%s", ids, statuses, res.stdout)
 	}
 	// junit.xml (acceptance 6): well-formed for CI readers, one suite per file, the counts
 	// of the run.
