@@ -206,7 +206,12 @@ func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	// Send the head now: a streamed response may not have a body byte for a long time.
 	_ = rc.Flush()
-	_, _ = io.Copy(flushWriter{w, rc}, resp.Body)
+	if _, err := io.Copy(flushWriter{w, rc}, resp.Body); err != nil {
+		// The upstream body was cut (the proxy closing, the server failing): cut the
+		// client's response too. Returning normally would end a chunked body cleanly and
+		// pass a truncated response off as complete.
+		panic(http.ErrAbortHandler)
+	}
 }
 
 // serveConnect opens a tunnel to an allowed host:port. A tunnel can carry https or plain
