@@ -4,15 +4,14 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"regexp"
+
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// idPattern is transport.ValidID's rule, kept here so the store enforces it itself whatever
-// its callers checked. Ids become path components: nothing that could climb or hide a path passes.
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
-
-// validID reports whether s may be used as a session, run or artifact id.
-func validID(s string) bool { return idPattern.MatchString(s) && s != "." && s != ".." }
+// validID reports whether s may be used as a session, run or artifact id: the protocol's
+// rule (transport.ValidID), checked here again so the store enforces it whatever its callers
+// checked. Ids become path components: nothing that could climb or hide a path passes.
+func validID(s string) bool { return transport.ValidID(s) }
 
 // checkID returns an error naming what was refused. The value is quoted and cut short so a
 // hostile 4 KB id or one holding NUL cannot bloat or corrupt the message.
@@ -24,8 +23,8 @@ func checkID(what, s string) error {
 	if len(shown) > 64 {
 		shown = shown[:64] + "..."
 	}
-	return fmt.Errorf("artifacts: refused %s %q (%d bytes): must match %s and not be \".\" or \"..\"",
-		what, shown, len(s), idPattern)
+	return fmt.Errorf("artifacts: refused %s %q (%d bytes): must be 1–64 characters of A-Z a-z 0-9 . _ - and not \".\" or \"..\"",
+		what, shown, len(s))
 }
 
 // randomHex returns n random bytes as hex. crypto/rand does not fail on Linux; a failure

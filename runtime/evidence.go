@@ -88,10 +88,7 @@ func (r *Runtime) commitEvidence(runID string, res *transport.CaptureEvidenceRes
 				continue
 			}
 		} else {
-			data = r.secrets.ScrubBytes(data)
-			if len(data) > budgets.DiagnosticsBytes {
-				data, truncated = data[:budgets.DiagnosticsBytes], true
-			}
+			data = r.secrets.ScrubBytes(data) // the store cuts diagnostics to their limit
 		}
 		meta, err := r.evidence.Store.Put(runID, r.evidence.Owner, p.Kind, data, truncated)
 		switch {

@@ -45,7 +45,3 @@ func secretRefusal(err error) string {
 	}
 	return "refused"
 }
-
-// Secrets is the session's set of secret values, for scrubbing outputs the session does not
-// write itself.
-func (r *Runtime) Secrets() *secrets.Set { return r.secrets }

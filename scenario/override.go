@@ -4,6 +4,7 @@ import (
 	"net/url"
 
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // Overrides are what CI configuration may change in every scenario of a run without
@@ -50,11 +51,11 @@ func CheckOverrides(o Overrides) error {
 		}
 		u, err := url.Parse(c.v)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-			return &ValidationError{Path: c.flag, Code: "invalid_request", Message: "expected an absolute http(s) URL without credentials"}
+			return &ValidationError{Path: c.flag, Code: transport.CodeInvalidRequest, Message: "expected an absolute http(s) URL without credentials"}
 		}
 	}
 	if o.ReadinessURL != "" && o.BaseURL == "" {
-		return &ValidationError{Path: "--readiness-url", Code: "invalid_request", Message: "needs --base-url (it overrides external mode)"}
+		return &ValidationError{Path: "--readiness-url", Code: transport.CodeInvalidRequest, Message: "needs --base-url (it overrides external mode)"}
 	}
 	return nil
 }

@@ -49,6 +49,7 @@ type runtimeOnly struct{}
 func (*runtimeOnly) UnmarshalStrictJSON(_ []byte, path string) error {
 	return &strictjson.Error{Path: path, Expected: "no such field", Message: "unknown field (the runtime sets it; a scenario file cannot)"}
 }
+
 type waitPopupReq struct {
 	Opener *TabRef `json:"opener,omitempty"`
 	transport.WaitPopup

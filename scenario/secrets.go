@@ -4,12 +4,9 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
-
-// minSecretChars is the shortest secret a scenario may type: masking anything shorter in
-// every output would corrupt ordinary text (runtime/secrets refuses it too).
-const minSecretChars = 4
 
 // CheckSecrets refuses, before anything starts, a scenario whose {"env":…} text is unset or
 // too short to be masked. It never says what a value is.
@@ -33,9 +30,9 @@ func CheckSecrets(l *Loaded, lookup func(string) (string, bool)) error {
 		case !ok:
 			return &ValidationError{File: l.Path, Path: path + ".env", Code: transport.CodeInvalidRequest,
 				Message: "environment variable " + text.EnvName() + " is not set"}
-		case utf8.RuneCountInString(v) < minSecretChars:
+		case utf8.RuneCountInString(v) < secrets.MinLen:
 			return &ValidationError{File: l.Path, Path: path + ".env", Code: transport.CodeInvalidRequest,
-				Message: fmt.Sprintf("the value of %s is shorter than %d characters and cannot be masked in outputs", text.EnvName(), minSecretChars)}
+				Message: fmt.Sprintf("the value of %s is shorter than %d characters and cannot be masked in outputs", text.EnvName(), secrets.MinLen)}
 		}
 	}
 	return nil

@@ -12,7 +12,6 @@ import (
 	"github.com/mafredri/cdp/rpcc"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 )
 
 // attachChildren auto-attaches to every target a tab (or an attached frame) starts: its
@@ -111,15 +110,6 @@ func (w *Worker) adopt(ctx context.Context, parent *cdp.Client, r *childRouter, 
 	if err := c.Runtime.RunIfWaitingForDebugger(call); err != nil {
 		w.log.Printf("resume %s target: %v", ev.TargetInfo.Type, err)
 	}
-}
-
-// originOrScheme is what a refusal records of a URL: its origin, or its scheme when it has
-// none.
-func originOrScheme(raw string) string {
-	if o := policy.OriginOf(raw); o != "" {
-		return o
-	}
-	return "about:"
 }
 
 // childRouter hands each message the parent connection receives to its child session.

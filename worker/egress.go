@@ -58,6 +58,18 @@ func (e *egress) allows(raw string) (string, bool) {
 	return origin, ok
 }
 
+// originOrScheme is what a record keeps of a URL (a refusal, a network summary): its
+// origin, or its scheme ("data:") when it has none — never a path, query or fragment.
+func originOrScheme(raw string) string {
+	if o := policy.OriginOf(raw); o != "" {
+		return o
+	}
+	if u, err := url.Parse(raw); err == nil && u.Scheme != "" {
+		return u.Scheme + ":"
+	}
+	return "invalid"
+}
+
 func (e *egress) refuse(kind, origin string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

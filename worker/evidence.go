@@ -52,7 +52,10 @@ func (w *Worker) captureEvidence(ctx context.Context, r *transport.CaptureEviden
 			miss(part, transport.CodeTimeout, "not captured within the evidence budget (%s)", budget)
 			return
 		}
-		miss(part, transport.CodeInternal, "could not be captured: %s", cdpReason(err))
+		// The browser's own error text stays in the worker log: messages carry no raw
+		// browser or Go error text (docs/protocol.md "Errors").
+		w.log.Printf("evidence %s: %v", part, err)
+		miss(part, transport.CodeInternal, "could not be captured")
 	}
 
 	cons, netw := t.diag.summaries()
@@ -82,15 +85,6 @@ func jsonPayload(kind string, v any) transport.ArtifactPayload {
 	b, _ := json.Marshal(v)
 	return transport.ArtifactPayload{Kind: kind, ContentType: "application/json", Encoding: "base64",
 		DataBase64: base64.StdEncoding.EncodeToString(b), ByteLength: len(b)}
-}
-
-// cdpReason is a short, safe reason for a failed CDP step (no page text).
-func cdpReason(err error) string {
-	s := err.Error()
-	if len(s) > 160 {
-		s = s[:160]
-	}
-	return s
 }
 
 // screenshot masks every element the redaction rules select, measures what still shows,

@@ -50,7 +50,7 @@ func replayCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			l, _, err := loadForReplay(orig, c.Bool("force"), st)
+			l, err := loadForReplay(orig, c.Bool("force"), st)
 			if err != nil {
 				return err
 			}
@@ -77,23 +77,23 @@ func pickScenario(rep *scenario.Report, id, reportPath string) (*scenario.Scenar
 }
 
 // loadForReplay loads the scenario file the report names, refuses it when its bytes changed
-// since the run (unless forced), and cuts it after the operation that failed. failedAt is
-// that operation's index, or -1 when the scenario failed outside its operations.
-func loadForReplay(orig *scenario.ScenarioReport, force bool, st *state) (*scenario.Loaded, int, error) {
+// since the run (unless forced), and cuts it after the operation that failed (a scenario that
+// failed outside its operations runs whole).
+func loadForReplay(orig *scenario.ScenarioReport, force bool, st *state) (*scenario.Loaded, error) {
 	data, err := os.ReadFile(orig.File)
 	if err != nil {
-		return nil, 0, usageError("%s: the scenario file of %q cannot be read (replay from the directory the run was started in)", orig.File, orig.ID)
+		return nil, usageError("%s: the scenario file of %q cannot be read (replay from the directory the run was started in)", orig.File, orig.ID)
 	}
 	sum := sha256.Sum256(data)
 	if got := hex.EncodeToString(sum[:]); got != orig.SHA256 && !force {
-		return nil, 0, usageError("%s changed since the run (sha256 %s…, report %s…); replay it anyway with --force", orig.File, got[:12], short(orig.SHA256))
+		return nil, usageError("%s changed since the run (sha256 %s…, report %s…); replay it anyway with --force", orig.File, got[:12], short(orig.SHA256))
 	}
 	l, err := scenario.Load(orig.File)
 	if err != nil {
-		return nil, 0, usageError("%v", err)
+		return nil, usageError("%v", err)
 	}
 	if err := scenario.CheckSecrets(l, st.lookup()); err != nil {
-		return nil, 0, usageError("%v", err)
+		return nil, usageError("%v", err)
 	}
 	failedAt := -1
 	for _, op := range orig.Operations {
@@ -109,7 +109,7 @@ func loadForReplay(orig *scenario.ScenarioReport, force bool, st *state) (*scena
 		cut.File = &f
 		l = &cut
 	}
-	return l, failedAt, nil
+	return l, nil
 }
 
 func short(s string) string {

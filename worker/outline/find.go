@@ -8,24 +8,31 @@ import "strings"
 // and white space folded. The role is the outline's; "textbox" also finds password fields
 // and "button" file inputs. An empty role matches every actionable element.
 func Find(frames []Frame, role, name string, exact bool) []Element {
-	c := newConverter(frames, "")
 	want := strings.TrimSpace(name)
 	if !exact {
 		want = strings.ToLower(fold(name))
 	}
 	role = strings.TrimSpace(role)
 	var out []Element
+	eachNode(frames, func(n *node) {
+		if n.action && roleMatches(role, n.role) && nameMatches(want, n.name, exact) {
+			out = append(out, Element{Backend: n.backend, Role: n.role, Name: cut(n.name), Disabled: n.disabled})
+		}
+	})
+	return out
+}
+
+// eachNode visits every node the frames convert to, in document order, regardless of
+// budgets and collapsed runs.
+func eachNode(frames []Frame, visit func(*node)) {
 	var walk func([]*node)
 	walk = func(ns []*node) {
 		for _, n := range ns {
-			if n.action && roleMatches(role, n.role) && nameMatches(want, n.name, exact) {
-				out = append(out, Element{Backend: n.backend, Role: n.role, Name: cut(n.name), Disabled: n.disabled})
-			}
+			visit(n)
 			walk(n.children)
 		}
 	}
-	walk(c.convert())
-	return out
+	walk(newConverter(frames, "").convert())
 }
 
 func roleMatches(want, got string) bool {
@@ -58,21 +65,15 @@ func Redactable(frames []Frame, role, name, label string) []Element {
 	if role == "" && name == "" && label == "" {
 		return nil
 	}
-	c := newConverter(frames, "")
 	role = strings.TrimSpace(role)
 	same := func(want, got string) bool {
 		return want == "" || strings.EqualFold(strings.TrimSpace(want), strings.TrimSpace(got))
 	}
 	var out []Element
-	var walk func([]*node)
-	walk = func(ns []*node) {
-		for _, n := range ns {
-			if n.backend != 0 && roleMatches(role, n.role) && same(name, n.name) && (label == "" || fieldRoles[n.role] && same(label, n.name)) {
-				out = append(out, Element{Backend: n.backend, Role: n.role, Name: cut(n.name)})
-			}
-			walk(n.children)
+	eachNode(frames, func(n *node) {
+		if n.backend != 0 && roleMatches(role, n.role) && same(name, n.name) && (label == "" || fieldRoles[n.role] && same(label, n.name)) {
+			out = append(out, Element{Backend: n.backend, Role: n.role, Name: cut(n.name)})
 		}
-	}
-	walk(c.convert())
+	})
 	return out
 }
