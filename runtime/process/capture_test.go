@@ -49,7 +49,9 @@ func TestCaptureIndependentOfBlockedSink(t *testing.T) {
 	sink := &countingSink{release: make(chan struct{})}
 	defer close(sink.release)
 	capt := NewCapture(1<<10, 1<<10)
-	spec := sh(`/usr/bin/yes 'a chatty line' | /usr/bin/head -c 3000000; echo LAST-LINE >&2`)
+	// LAST-LINE goes to stdout too: stdout and stderr are drained concurrently, so a line on
+	// stderr has no order against stdout bytes still in the pipe (CI once saw exactly that).
+	spec := sh(`/usr/bin/yes 'a chatty line' | /usr/bin/head -c 3000000; echo LAST-LINE`)
 	spec.OutputSink, spec.Capture = sink, capt
 	p := start(t, spec)
 	waitDone(t, p, 30*time.Second)
