@@ -1,6 +1,8 @@
 package runtime_test
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"syscall"
 	"testing"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
+	"github.com/fastbrowser/fastbrowser/scenarios/fixture"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -15,7 +18,19 @@ import (
 // fails the call with worker_crashed/unknown within the request budget, and Close leaves no
 // Chromium, worker or profile behind. This session launches (and so owns) its own browser.
 func TestWorkerKilledDuringOperation(t *testing.T) {
-	site := runtimetest.Fixture()
+	// The kill waits until the slow navigation's request reaches the server, so the call is
+	// surely in flight (a fixed sleep lost that race on a loaded machine).
+	slowReached := make(chan struct{}, 1)
+	fixtureSite := fixture.Handler()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			select {
+			case slowReached <- struct{}{}:
+			default:
+			}
+		}
+		fixtureSite.ServeHTTP(w, r)
+	}))
 	defer site.Close()
 	bin, _ := runtimetest.Binary()
 	before := runtimetest.Take()
@@ -31,7 +46,10 @@ func TestWorkerKilledDuringOperation(t *testing.T) {
 	}
 	workerPid := rt.WorkerPid()
 	go func() {
-		time.Sleep(300 * time.Millisecond) // let the slow navigation reach the browser
+		select {
+		case <-slowReached:
+		case <-time.After(budgets.Navigation.Default):
+		}
 		_ = syscall.Kill(workerPid, syscall.SIGKILL)
 	}()
 	started := time.Now()

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 )
 
 // TestCaptureKeepsHeadAndTail checks the ring against the whole stream for many chunkings,
@@ -76,7 +78,11 @@ func TestDrainedAfterStop(t *testing.T) {
 	spec := sh(`trap '' TERM; (trap '' TERM; echo grandchild; exec /bin/sleep 1000) & echo leader >&2; wait`)
 	spec.Capture = capt
 	p := start(t, spec)
-	time.Sleep(200 * time.Millisecond)
+	// Both lines are out before the stop (a fixed sleep lost that race on a loaded machine).
+	proctest.PollUntil(10*time.Second, func() bool {
+		head, _, _ := capt.Snapshot()
+		return strings.Contains(string(head), "grandchild\n") && strings.Contains(string(head), "leader\n")
+	})
 	if err := p.Stop(300 * time.Millisecond); err != nil {
 		t.Fatalf("Stop: %v", err)
 	}
