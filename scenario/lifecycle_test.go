@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -111,12 +112,18 @@ read -r _ code _ <&3
 echo cleanup-saw-$code >> %s; echo cleanup hook says $TOKEN`, host, port, hookLog, addr, hookLog)},
 				"env": map[string]any{"TOKEN": secret}}
 			id := "lifecycle-" + c.name
+			// A ready server answers at once, so its readiness budget is generous (a loaded CI
+			// machine can take a while to start the binary); the never-ready case waits 1 s.
+			readinessMs := budgets.FixtureReadiness.Default.Milliseconds()
+			if c.status == StatusError {
+				readinessMs = 1000
+			}
 			l := load(t, map[string]any{
 				"version": 1, "id": id,
 				"fixture": map[string]any{"baseUrl": base, "server": map[string]any{
 					"mode":      "managed",
 					"start":     map[string]any{"command": bin, "args": []string{"fixture", "serve", "--addr", addr}},
-					"readiness": map[string]any{"url": base + c.readiness, "timeoutMs": 1000},
+					"readiness": map[string]any{"url": base + c.readiness, "timeoutMs": readinessMs},
 				}},
 				"hooks":      map[string]any{"setup": hook("setup"), "reset": hook("reset"), "cleanup": cleanup},
 				"operations": c.operations,
