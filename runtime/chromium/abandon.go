@@ -37,6 +37,7 @@ func RemoveProfilesAfterKill() {
 	}
 	live.Unlock()
 	for _, d := range dirs {
+		removeSingletonDir(d)
 		if os.RemoveAll(d) != nil {
 			time.Sleep(100 * time.Millisecond)
 			_ = os.RemoveAll(d)

@@ -53,6 +53,7 @@ func (b *Browser) teardown(stop func() error) error {
 }
 
 func removeProfile(dir string) error {
+	removeSingletonDir(dir)
 	if os.RemoveAll(dir) == nil {
 		untrackProfile(dir)
 		return nil

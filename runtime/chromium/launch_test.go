@@ -96,6 +96,16 @@ func TestLaunchAndClose(t *testing.T) {
 	if v := browserVersion(t, b); !strings.Contains(v, "Chrom") {
 		t.Errorf("product = %q", v)
 	}
+	// Chromium's singleton directory (under TMPDIR, named by the profile's SingletonSocket
+	// link) is removed with the profile: a killed Chromium would leave it in /tmp.
+	link, err := os.Readlink(filepath.Join(b.ProfileDir(), "SingletonSocket"))
+	if err != nil {
+		t.Fatalf("no SingletonSocket link in the profile: %v", err)
+	}
+	singleton := filepath.Dir(link)
+	if _, err := os.Stat(singleton); err != nil {
+		t.Fatalf("singleton directory %s: %v", singleton, err)
+	}
 	if err := b.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
@@ -105,6 +115,9 @@ func TestLaunchAndClose(t *testing.T) {
 		t.Error("Done not closed after Close")
 	}
 	requireClosedClean(t, b)
+	if _, err := os.Stat(singleton); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("singleton directory %s still there after Close (stat: %v)", singleton, err)
+	}
 	if !strings.Contains(log.String(), "DevTools listening on") {
 		t.Error("Chromium's stderr did not reach Options.Log")
 	}
