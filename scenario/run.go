@@ -101,6 +101,9 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 	var server *fixtureServer
 	var rt *runtime.Runtime
 	firstErr := s.body(sctx, &server, &rt)
+	// Only an interrupt before the operations ended makes the scenario interrupted: the
+	// Ctrl-C that ends a BeforeClose wait (replay --keep-open) changes no outcome.
+	interrupted := ctx.Err() != nil
 
 	// finally: every step runs, each bounded on its own, and errors are collected without
 	// replacing the first one.
@@ -137,14 +140,14 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 	case firstErr != nil:
 		s.rep.Status = StatusError
 		s.rep.Error = transport.AsOperationError("", firstErr)
-		if ctx.Err() != nil {
+		if interrupted {
 			s.rep.Status = StatusInterrupted
 		}
 	case finallyErrs.ErrorOrNil() != nil && s.rep.Status == StatusPassed:
 		s.rep.Status = StatusError
 		s.rep.Error = transport.AsOperationError("", finallyErrs.Errors[0])
 	}
-	if s.rep.Status == StatusFailed && ctx.Err() != nil {
+	if s.rep.Status == StatusFailed && interrupted {
 		s.rep.Status = StatusInterrupted
 	}
 	s.rep.DurationMs = time.Since(s.start).Milliseconds()

@@ -124,6 +124,10 @@ func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenari
 	defer rs.close()
 	if c.Bool("keep-open") {
 		rs.beforeClose = func(ctx context.Context, _ *scenario.ScenarioReport) {
+			if ctx.Err() != nil {
+				return // interrupted before the scenario ended: close at once
+			}
+			rs.keptOpen = true
 			fmt.Fprintln(rs.st.stderr, "the browser stays on the failing page; press Ctrl-C to close it")
 			<-ctx.Done()
 		}

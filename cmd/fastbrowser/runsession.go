@@ -41,6 +41,9 @@ type runSession struct {
 	// beforeClose, when set, runs before a scenario's browser session closes (replay
 	// --keep-open).
 	beforeClose func(ctx context.Context, rep *scenario.ScenarioReport)
+	// keptOpen: the run ended and then waited for Ctrl-C to close (replay --keep-open), so
+	// that Ctrl-C does not make the run interrupted.
+	keptOpen bool
 }
 
 func newRunSession(c *cli.Context, st *state, out string) *runSession {
@@ -103,7 +106,7 @@ func (rs *runSession) env(l *scenario.Loaded) scenario.Env {
 func (rs *runSession) finish() (string, error) {
 	rs.rep.DurationMs = time.Since(rs.started).Milliseconds()
 	rs.rep.Summarise()
-	if rs.c.Context.Err() != nil {
+	if rs.c.Context.Err() != nil && !rs.keptOpen {
 		rs.rep.Status = scenario.StatusInterrupted
 	}
 	reportPath := filepath.Join(rs.out, "report.json")
