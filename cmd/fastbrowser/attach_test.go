@@ -20,19 +20,7 @@ import (
 // (its http endpoint, as a remote browser service gives it), stays running, and is left with
 // no browser context and no tab the run created.
 func TestAttachRunsQuickstartLeavingNothing(t *testing.T) {
-	b, err := chromium.Launch(context.Background(), chromium.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	conn, err := rpcc.DialContext(ctx, b.WebSocketURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	c := cdp.NewClient(conn)
+	b, c, ctx := separateBrowser(t)
 	targetsBefore := pageTargets(ctx, t, c)
 
 	httpURL := "http://" + strings.Split(strings.TrimPrefix(b.WebSocketURL(), "ws://"), "/")[0]
@@ -54,6 +42,26 @@ func TestAttachRunsQuickstartLeavingNothing(t *testing.T) {
 	if after := pageTargets(ctx, t, c); after != targetsBefore {
 		t.Fatalf("pages before the run %d, after %d", targetsBefore, after)
 	}
+}
+
+// separateBrowser is a Chromium started apart from the CLI, as a remote browser service
+// would run it, with a CDP client on it; both end with the test. ctx bounds the test's own
+// CDP calls.
+func separateBrowser(t *testing.T) (*chromium.Browser, *cdp.Client, context.Context) {
+	t.Helper()
+	b, err := chromium.Launch(context.Background(), chromium.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	conn, err := rpcc.DialContext(ctx, b.WebSocketURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return b, cdp.NewClient(conn), ctx
 }
 
 func pageTargets(ctx context.Context, t *testing.T, c *cdp.Client) int {

@@ -10,11 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/target"
-	"github.com/mafredri/cdp/rpcc"
 
-	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 )
@@ -38,19 +35,7 @@ func TestReplayKeepOpen(t *testing.T) {
 		t.Fatalf("run exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 
-	b, err := chromium.Launch(context.Background(), chromium.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	cdpCtx, cdpCancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cdpCancel()
-	conn, err := rpcc.DialContext(cdpCtx, b.WebSocketURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	c := cdp.NewClient(conn)
+	b, c, cdpCtx := separateBrowser(t)
 	pagesBefore := pageTargets(cdpCtx, t, c)
 
 	bin, _ := runtimetest.Binary()
