@@ -39,7 +39,9 @@ func probeOnce(ctx context.Context, url string) int {
 var errNotReady = errors.New("not ready")
 
 // waitReady polls url with GET until it answers want, ctx ends, or exited closes (a managed
-// server that died will never become ready). Backoff: 50 ms doubling to 500 ms.
+// server that died will never become ready). Backoff: 50 ms doubling to 500 ms. last is the
+// last status the server answered, 0 when it never answered: a probe cut off by the deadline
+// does not hide an earlier answer (the error then says "answered 503", not "did not answer").
 func waitReady(ctx context.Context, url string, want int, exited <-chan struct{}) (last int, err error) {
 	b := retry.WithCappedDuration(500*time.Millisecond, retry.NewExponential(50*time.Millisecond))
 	err = retry.Do(ctx, b, func(ctx context.Context) error {
@@ -48,9 +50,13 @@ func waitReady(ctx context.Context, url string, want int, exited <-chan struct{}
 			return errServerExited
 		default:
 		}
-		last = probeOnce(ctx, url)
-		if last == want {
+		code := probeOnce(ctx, url)
+		if code == want {
+			last = code
 			return nil
+		}
+		if code != 0 {
+			last = code
 		}
 		return retry.RetryableError(errNotReady)
 	})
