@@ -102,18 +102,33 @@ func TestBoundedAssertWaitsForLateText(t *testing.T) {
 	site := runtimetest.Fixture()
 	defer site.Close()
 	rt := runtimetest.Open(t)
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/delayed-text"}); err != nil {
-		t.Fatal(err)
-	}
-	// "none" reads once, before the text exists.
-	_, err := transport.Dispatch(bg, rt, transport.Assert{Kind: transport.AssertTextContains, Value: "Appeared later", Wait: transport.WaitNone})
-	wantCode(t, err, transport.CodeAssertionFailed, transport.NotAttempted)
-	res, err := transport.Dispatch(bg, rt, transport.Assert{Kind: transport.AssertTextContains, Value: "Appeared later"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Attempts < 2 {
-		t.Errorf("bounded wait passed on attempt %d; the text should have needed polling", res.Attempts)
+	// The text appears 800 ms after load. On a loaded machine the two asserts below can
+	// start later than that, which proves nothing either way: such a try loads the page
+	// again, and only the last of a few tries must hold.
+	const tries = 3
+	for try := 1; ; try++ {
+		if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/delayed-text"}); err != nil {
+			t.Fatal(err)
+		}
+		// "none" reads once, before the text exists.
+		_, err := transport.Dispatch(bg, rt, transport.Assert{Kind: transport.AssertTextContains, Value: "Appeared later", Wait: transport.WaitNone})
+		if err == nil && try < tries {
+			t.Logf("try %d: the text was there before the first read; loading again", try)
+			continue
+		}
+		wantCode(t, err, transport.CodeAssertionFailed, transport.NotAttempted)
+		res, err := transport.Dispatch(bg, rt, transport.Assert{Kind: transport.AssertTextContains, Value: "Appeared later"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Attempts < 2 && try < tries {
+			t.Logf("try %d: the text was there on the wait's first attempt; loading again", try)
+			continue
+		}
+		if res.Attempts < 2 {
+			t.Errorf("bounded wait passed on attempt %d; the text should have needed polling", res.Attempts)
+		}
+		return
 	}
 }
 

@@ -113,10 +113,12 @@ echo cleanup-saw-$code >> %s; echo cleanup hook says $TOKEN`, host, port, hookLo
 				"env": map[string]any{"TOKEN": secret}}
 			id := "lifecycle-" + c.name
 			// A ready server answers at once, so its readiness budget is generous (a loaded CI
-			// machine can take a while to start the binary); the never-ready case waits 1 s.
+			// machine can take a while to start the binary). The never-ready case waits its
+			// budget out, and the binary must be up within it too (the error says what it
+			// answered, the cleanup hook and the server log need it running): 5 s.
 			readinessMs := budgets.FixtureReadiness.Default.Milliseconds()
 			if c.status == StatusError {
-				readinessMs = 1000
+				readinessMs = 5000
 			}
 			l := load(t, map[string]any{
 				"version": 1, "id": id,

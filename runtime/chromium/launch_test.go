@@ -118,7 +118,8 @@ func TestLaunchAndClose(t *testing.T) {
 	if _, err := os.Stat(singleton); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("singleton directory %s still there after Close (stat: %v)", singleton, err)
 	}
-	if !strings.Contains(log.String(), "DevTools listening on") {
+	// The log is written from its own goroutine, behind the tap that saw the DevTools line.
+	if !proctest.PollUntil(5*time.Second, func() bool { return strings.Contains(log.String(), "DevTools listening on") }) {
 		t.Error("Chromium's stderr did not reach Options.Log")
 	}
 }

@@ -113,7 +113,13 @@ func loadBehindProxy(t *testing.T, bypass string) chromiumRun {
 	if _, err := loaded.Recv(); err != nil {
 		t.Fatalf("load event: %v", err)
 	}
-	time.Sleep(time.Second) // let the WebSocket attempt and any retries happen
+	// The WebSocket attempt is asynchronous: wait for the proxy to refuse its CONNECT (a
+	// loaded machine can take longer than any fixed pause), then give retries a moment to
+	// reach the refused origin if they could.
+	proctest.PollUntil(10*time.Second, func() bool {
+		return slices.ContainsFunc(p.Blocked(), func(b Blocked) bool { return b.Kind == "connect" })
+	})
+	time.Sleep(time.Second)
 	run := chromiumRun{
 		allowedHits:  hits.Load(),
 		refusedConns: refusedLn.n.Load(),

@@ -468,11 +468,13 @@ func TestCloseEndsTunnelsWithoutLeaks(t *testing.T) {
 		}
 		defer resp.Body.Close()
 
+		// Close reports handlers it waited closeWait for as an error; the bound only leaves a
+		// loaded machine room on top of that.
 		start := time.Now()
 		if err := p.Close(); err != nil {
 			t.Errorf("Close: %v", err)
 		}
-		if d := time.Since(start); d > time.Second {
+		if d := time.Since(start); d > closeWait+3*time.Second {
 			t.Errorf("Close took %s", d)
 		}
 		if _, err := br.ReadByte(); err == nil {
@@ -488,8 +490,8 @@ func TestCloseEndsTunnelsWithoutLeaks(t *testing.T) {
 			t.Error("still listening after Close")
 		}
 	})
-	// Let closed connections' goroutines finish.
-	deadline := time.Now().Add(3 * time.Second)
+	// Let closed connections' goroutines finish (bounded, with room for a loaded machine).
+	deadline := time.Now().Add(10 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 )
 
@@ -109,8 +110,10 @@ func TestGrandchildHoldingOutputDoesNotHangReap(t *testing.T) {
 	spec := sh(`/bin/sleep 1000 & echo $! >&2`)
 	spec.OutputSink = sink
 	p := start(t, spec)
-	waitDone(t, p, 2*time.Second)
-	if !proctest.PollUntil(2*time.Second, func() bool { return sink.String() != "" }) {
+	// A reap held up by the grandchild would wait out its 1000 s sleep; 10 s only leaves a
+	// loaded machine room to run the shell.
+	waitDone(t, p, 10*time.Second)
+	if !proctest.PollUntil(10*time.Second, func() bool { return sink.String() != "" }) {
 		t.Fatal("grandchild pid never reached the sink")
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(sink.String()))
@@ -191,8 +194,9 @@ func TestPipesClosedAfterReap(t *testing.T) {
 	p := start(t, spec)
 	grandchild := readPid(t, p.Stdout)
 	waitDone(t, p, 5*time.Second)
-	// The grandchild still holds the write ends; ours must close anyway.
-	if !proctest.PollUntil(4*time.Second, func() bool { return openFDs(t) <= before }) {
+	// The grandchild still holds the write ends; ours must close anyway, the stop grace after
+	// the reap (the bound leaves a loaded machine room; the grandchild outlives it by far).
+	if !proctest.PollUntil(budgets.ProcessStopGrace.Default+8*time.Second, func() bool { return openFDs(t) <= before }) {
 		t.Errorf("open descriptors: %d before, %d after the reap", before, openFDs(t))
 	}
 	if !proctest.Alive(grandchild) {
