@@ -14,6 +14,7 @@ import (
 	"github.com/mafredri/cdp/protocol/target"
 	"github.com/mafredri/cdp/rpcc"
 
+	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/worker"
@@ -185,8 +186,8 @@ func BenchmarkActClick(b *testing.B) {
 // same-origin subresources through the runtime, where every request pauses at Fetch and is
 // classified against the policy, against the same navigation by a direct mafredri/cdp call on
 // a tab without interception. The two alternate in each iteration; medians and their ratio
-// are reported. A "*" policy is measured too: it is intercepted all the same, since a
-// narrowing context can restrict it per call.
+// are reported. A "*" policy is measured too, with and without the edge proxy: it is
+// intercepted all the same, since a narrowing context can restrict it per call.
 func BenchmarkEnforcement(b *testing.B) {
 	site := runtimetest.Fixture()
 	defer site.Close()
@@ -197,6 +198,7 @@ func BenchmarkEnforcement(b *testing.B) {
 	}
 	restricted := runtimetest.Open(b, site.URL)
 	anyOrigin := runtimetest.OpenWith(b, runtimetest.Options{CDPURL: br.WebSocketURL()})
+	anyNoProxy := runtimetest.OpenWith(b, runtimetest.Options{CDPURL: br.WebSocketURL(), EdgeProxy: runtime.EdgeProxyOff})
 	c, closeTab := directTab(b, "about:blank")
 	defer closeTab()
 	loaded, err := c.Page.LoadEventFired(bg)
@@ -204,7 +206,7 @@ func BenchmarkEnforcement(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer loaded.Close()
-	var withPolicy, withAny, direct []time.Duration
+	var withPolicy, withAny, withAnyNoProxy, direct []time.Duration
 	b.ResetTimer()
 	for range b.N {
 		t0 := time.Now()
@@ -216,6 +218,10 @@ func BenchmarkEnforcement(b *testing.B) {
 			b.Fatal(err)
 		}
 		t2 := time.Now()
+		if _, err := transport.Dispatch(bg, anyNoProxy, transport.Navigate{URL: url}); err != nil {
+			b.Fatal(err)
+		}
+		t3 := time.Now()
 		if _, err := c.Page.Navigate(bg, page.NewNavigateArgs(url)); err != nil {
 			b.Fatal(err)
 		}
@@ -224,12 +230,14 @@ func BenchmarkEnforcement(b *testing.B) {
 		}
 		withPolicy = append(withPolicy, t1.Sub(t0))
 		withAny = append(withAny, t2.Sub(t1))
-		direct = append(direct, time.Since(t2))
+		withAnyNoProxy = append(withAnyNoProxy, t3.Sub(t2))
+		direct = append(direct, time.Since(t3))
 	}
 	b.StopTimer()
 	mp, ma, md := median(withPolicy), median(withAny), median(direct)
 	b.ReportMetric(float64(mp.Microseconds()), "policy-µs")
 	b.ReportMetric(float64(ma.Microseconds()), "any-µs")
+	b.ReportMetric(float64(median(withAnyNoProxy).Microseconds()), "any-noproxy-µs")
 	b.ReportMetric(float64(md.Microseconds()), "direct-µs")
 	b.ReportMetric(float64(mp)/float64(md), "ratio")
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/scenarios/fixture"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -235,9 +237,8 @@ func TestEgressRefusedAtTheEdge(t *testing.T) {
 
 // TestEgressNarrowedInChildTargets: a cross-site iframe (the canary is addressed as
 // localhost, another site than the 127.0.0.1 fixture) and a dedicated worker are held to the
-// narrowing context. The
-// base is "*", so no proxy stands behind the browser: only in-browser enforcement of the
-// narrowing context keeps the canary silent. The worker's fetch comes after the load event,
+// narrowing context. The base is "*" and the edge proxy is off: only in-browser enforcement
+// of the narrowing context keeps the canary silent. The worker's fetch comes after the load event,
 // so an assert under the same context waits for its outcome.
 func TestEgressNarrowedInChildTargets(t *testing.T) {
 	t.Parallel()
@@ -248,7 +249,7 @@ func TestEgressNarrowedInChildTargets(t *testing.T) {
 			canary, srv := fixture.NewCanaryServer()
 			defer srv.Close()
 			other := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
-			rt := runtimetest.Open(t)
+			rt := openBrowserOnly(t)
 			if got := rt.Enforcement(); len(got) != 1 {
 				t.Fatalf("enforcement %v, want the browser alone", got)
 			}
@@ -291,7 +292,7 @@ func TestEgressNarrowedInChildTargets(t *testing.T) {
 // TestEgressInOutOfProcessFrame: an allowed cross-site frame runs in a renderer of its own,
 // out of reach of the tab's interception. The worker auto-attaches to it paused and
 // intercepts it before it resumes, so an image the frame loads from the canary is refused
-// like the tab's own. The base is "*" (no proxy behind the browser).
+// like the tab's own. The base is "*" and the edge proxy is off.
 func TestEgressInOutOfProcessFrame(t *testing.T) {
 	t.Parallel()
 	site := runtimetest.Fixture()
@@ -306,7 +307,7 @@ func TestEgressInOutOfProcessFrame(t *testing.T) {
 	}))
 	defer framed.Close()
 	framedOrigin := strings.Replace(framed.URL, "127.0.0.1", "localhost", 1)
-	rt := runtimetest.Open(t)
+	rt := openBrowserOnly(t)
 	narrow, err := transport.Dispatch(bg, rt, transport.NarrowOriginPolicy{Origins: []string{site.URL, framedOrigin}})
 	if err != nil {
 		t.Fatal(err)
@@ -325,21 +326,47 @@ func TestEgressInOutOfProcessFrame(t *testing.T) {
 	}
 }
 
+// openBrowserOnly opens a "*" session without the edge proxy, for tests that prove what
+// in-browser enforcement does on its own.
+func openBrowserOnly(t *testing.T) *runtime.Runtime {
+	t.Helper()
+	b, err := runtimetest.Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), EdgeProxy: runtime.EdgeProxyOff})
+}
+
 // TestEgressNarrowedAtTheEdge: the proxy holds the narrowing context too, not just the base.
-// The canary is in the base but not in the context; a WebSocket and a popup's first
-// document (neither of which page interception sees) must not reach it.
+// The canary is in the base (listed, or "*") but not in the context; a WebSocket and a
+// popup's first document (neither of which page interception sees) must not reach it.
 func TestEgressNarrowedAtTheEdge(t *testing.T) {
 	t.Parallel()
 	site := runtimetest.Fixture()
 	defer site.Close()
-	for _, v := range []struct{ vector, role, name string }{
-		{"websocket", "", ""},
-		{"window-open", "button", "Open"},
+	type vector struct{ vector, role, name string }
+	for _, v := range []struct {
+		base string
+		vector
+	}{
+		{"listed", vector{"websocket", "", ""}},
+		{"listed", vector{"window-open", "button", "Open"}},
+		{"any", vector{"websocket", "", ""}},
+		{"any", vector{"window-open", "button", "Open"}},
+		{"any", vector{"blank-noopener", "link", "Open noopener"}},
 	} {
-		t.Run(v.vector, func(t *testing.T) {
+		t.Run(v.base+"/"+v.vector.vector, func(t *testing.T) {
 			canary, srv := fixture.NewCanaryServer()
 			defer srv.Close()
-			rt := runtimetest.Open(t, site.URL, srv.URL)
+			var rt *runtime.Runtime
+			if v.base == "any" {
+				rt = runtimetest.Open(t)
+			} else {
+				rt = runtimetest.Open(t, site.URL, srv.URL)
+			}
+			if got := rt.Enforcement(); len(got) != 2 || got[1] != "proxy" {
+				t.Fatalf("enforcement %v, want browser and proxy", got)
+			}
 			narrow, err := transport.Dispatch(bg, rt, transport.NarrowOriginPolicy{Origins: []string{site.URL}})
 			if err != nil {
 				t.Fatal(err)
@@ -350,7 +377,7 @@ func TestEgressNarrowedAtTheEdge(t *testing.T) {
 					codes = append(codes, transport.AsOperationError("", err).Code)
 				}
 			}
-			_, err = transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, v.vector, srv.URL)}, &narrow.Context)
+			_, err = transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, v.vector.vector, srv.URL)}, &narrow.Context)
 			note(err)
 			if v.role != "" {
 				_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: v.name}}, &narrow.Context)
@@ -366,5 +393,51 @@ func TestEgressNarrowedAtTheEdge(t *testing.T) {
 				t.Fatalf("codes %v", codes)
 			}
 		})
+	}
+}
+
+// TestAnyBaseThroughTheProxy: a "*" session goes through the edge proxy (so a narrowing
+// context holds there too, TestEgressNarrowedAtTheEdge), and without a context the proxy
+// admits any http(s) origin: a WebSocket and a popup's document reach the canary.
+func TestAnyBaseThroughTheProxy(t *testing.T) {
+	t.Parallel()
+	site := runtimetest.Fixture()
+	defer site.Close()
+	for _, v := range []struct{ vector, role, name, path string }{
+		{"websocket", "", "", "/canary/websocket"},
+		{"blank-noopener", "link", "Open noopener", "/canary/blank-noopener"},
+	} {
+		t.Run(v.vector, func(t *testing.T) {
+			canary, srv := fixture.NewCanaryServer()
+			defer srv.Close()
+			rt := runtimetest.Open(t)
+			if got := rt.Enforcement(); len(got) != 2 || got[1] != "proxy" {
+				t.Fatalf("enforcement %v, want browser and proxy", got)
+			}
+			if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, v.vector, srv.URL)}); err != nil {
+				t.Fatal(err)
+			}
+			if v.role != "" {
+				if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: v.name}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !proctest.PollUntil(10*time.Second, func() bool { return canary.Saw(v.path) }) {
+				t.Fatalf("the canary never saw %s (%v)", v.path, canary.Paths())
+			}
+		})
+	}
+}
+
+// TestAnyBaseKeepsAnUpstreamProxy: where the environment names an upstream proxy, a "*"
+// session stays off the edge proxy, which would dial around it; a restricted one still uses
+// it.
+func TestAnyBaseKeepsAnUpstreamProxy(t *testing.T) {
+	t.Setenv("HTTPS_PROXY", "http://127.0.0.1:9")
+	if got := runtimetest.Open(t).Enforcement(); len(got) != 1 || got[0] != "browser" {
+		t.Fatalf(`"*" with HTTPS_PROXY set: enforcement %v, want the browser alone`, got)
+	}
+	if got := runtimetest.Open(t, "http://127.0.0.1:1").Enforcement(); len(got) != 2 {
+		t.Fatalf("restricted with HTTPS_PROXY set: enforcement %v, want browser and proxy", got)
 	}
 }

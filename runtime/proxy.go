@@ -3,6 +3,7 @@ package runtime
 import (
 	"net"
 	"net/url"
+	"os"
 	"sync/atomic"
 
 	"github.com/fastbrowser/fastbrowser/runtime/egressproxy"
@@ -10,19 +11,32 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// startProxy starts the session's egress proxy when there is something to enforce at the
-// network edge (a restricted base) and the browser can reach a loopback proxy (it was
-// launched here, or attached on this machine). A remote browser keeps in-browser
+// startProxy starts the session's egress proxy when the browser can reach a loopback proxy
+// (it was launched here, or attached on this machine). A remote browser keeps in-browser
 // enforcement only, and the session says so (Enforcement).
 //
 // The proxy admits what the policy in force admits (edge): the effective policy of the
-// latest call, which stays until the next call, like the worker's.
-func startProxy(base policy.Policy, cdpURL string, edge *atomic.Pointer[policy.Policy]) (*egressproxy.Proxy, error) {
-	if base.IsAny() || !loopbackEndpoint(cdpURL) {
+// latest call, which stays until the next call, like the worker's. A "*" base goes through
+// it too: a narrowing context then holds at the edge as well, which is what catches a
+// popup's first request (interception attaches to a popup only when Chromium announces it).
+// The exception is a "*" base on a machine whose environment names an upstream proxy: our
+// proxy dials directly, so it would cut such a session off from everything it may reach.
+func startProxy(base policy.Policy, opts Options, edge *atomic.Pointer[policy.Policy]) (*egressproxy.Proxy, error) {
+	if opts.EdgeProxy == EdgeProxyOff || !loopbackEndpoint(opts.CDPURL) || (base.IsAny() && upstreamProxyConfigured()) {
 		return nil, nil
 	}
 	edge.Store(&base)
 	return egressproxy.Start(func(origin string) bool { return edge.Load().AllowsOrigin(origin) })
+}
+
+// upstreamProxyConfigured reports whether the environment sends HTTP through a proxy.
+func upstreamProxyConfigured() bool {
+	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"} {
+		if os.Getenv(k) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // loopbackEndpoint reports whether a DevTools endpoint is on this machine ("" = launched).

@@ -47,7 +47,14 @@ type Options struct {
 	// everything the session returns. Share one Set with every output of the run (reports,
 	// logs); nil gives the session a Set of its own.
 	Secrets *secrets.Set
+	// EdgeProxy EdgeProxyOff keeps the session's traffic off the egress proxy, leaving
+	// in-browser enforcement alone. The default routes a launched or loopback browser
+	// through it (see startProxy).
+	EdgeProxy string
 }
+
+// EdgeProxyOff is the Options.EdgeProxy value that turns the egress proxy off.
+const EdgeProxyOff = "off"
 
 // Runtime is one browser session. It is a transport.Caller (typed calls via
 // transport.Dispatch) and a transport.Handler (so `serve` can put it behind protocol v1).
@@ -86,6 +93,9 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 		}
 		base = p
 	}
+	if opts.EdgeProxy != "" && opts.EdgeProxy != EdgeProxyOff {
+		return nil, transport.Invalid("", "edgeProxy", "expected %q or empty, got %q", EdgeProxyOff, opts.EdgeProxy)
+	}
 	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}, lookupEnv: opts.LookupEnv, subresources: opts.Subresources,
 		evidence: opts.Evidence, secrets: opts.Secrets}
 	if r.secrets == nil {
@@ -105,7 +115,7 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 		r.browser = b
 		cdpURL = b.WebSocketURL()
 	}
-	px, err := startProxy(base, opts.CDPURL, &r.edge)
+	px, err := startProxy(base, opts, &r.edge)
 	if err != nil {
 		if r.browser != nil {
 			_ = r.browser.Close()
