@@ -61,7 +61,6 @@ func Start(spec Spec) (*Process, error) {
 		pipes.closeAll()
 		return nil, fmt.Errorf("process: start %s: %w", spec.Path, err)
 	}
-	register(p)
 	pipes.closeChildEnds()
 	p.Stdin, p.Stdout = pipes.callerStdin(), pipes.callerStdout()
 	p.drained = pipes.startDrains(spec)

@@ -18,6 +18,11 @@ func (p *Process) own(cmd *exec.Cmd, pipes *pipeSet, started chan<- error) {
 	}
 	p.pid = cmd.Process.Pid
 	p.pgid = groupOf(p.pid)
+	// Registered here, before anything can reap it: registered by Start after the start was
+	// reported, a child that exited at once could be unregistered below first and then
+	// stay in KillAll's set for good, its group id free for reuse (TestExitedLeavesKillAll
+	// caught it once under load).
+	register(p)
 	started <- nil
 
 	// Wait returns on the child's exit alone: its stdio are *os.File pipes we drain
