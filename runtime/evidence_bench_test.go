@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,8 +21,8 @@ import (
 func BenchmarkFailureEvidence(b *testing.B) {
 	site := runtimetest.Fixture()
 	defer site.Close()
-	for _, page := range []string{"/echo", "/hang"} {
-		b.Run(page[1:], func(b *testing.B) {
+	for _, page := range []string{"/echo", "/hang?after=1000"} {
+		b.Run(strings.TrimSuffix(page[1:], "?after=1000"), func(b *testing.B) {
 			store, err := artifacts.Open(filepath.Join(b.TempDir(), "artifacts"), "bench")
 			if err != nil {
 				b.Fatal(err)
@@ -36,7 +37,7 @@ func BenchmarkFailureEvidence(b *testing.B) {
 			if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + page}); err != nil {
 				b.Fatal(err)
 			}
-			time.Sleep(500 * time.Millisecond) // /hang spins from 300 ms after load
+			time.Sleep(1500 * time.Millisecond) // /hang spins from 1 s after load, after the navigation
 			var took []time.Duration
 			b.ResetTimer()
 			for range b.N {

@@ -156,10 +156,12 @@ func TestFailureEvidenceHungPage(t *testing.T) {
 	site := runtimetest.Fixture()
 	defer site.Close()
 	rt, _ := openWithEvidence(t, site.URL, nil)
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/hang"}); err != nil {
+	// The spin starts 2 s after load: the navigation must be over first (it once timed out
+	// on a loaded machine when the spin began 300 ms after load).
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/hang?after=2000"}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond) // the spin starts 300 ms after load
+	time.Sleep(2500 * time.Millisecond)
 	_, err := transport.Dispatch(bg, rt, transport.Assert{Kind: transport.AssertTextContains, Value: "never"})
 	oe := transport.AsOperationError("", err)
 	if oe.Code == "" || oe.Code == transport.CodeInternal {
