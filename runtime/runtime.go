@@ -47,9 +47,9 @@ type Options struct {
 	// everything the session returns. Share one Set with every output of the run (reports,
 	// logs); nil gives the session a Set of its own.
 	Secrets *secrets.Set
-	// EdgeProxy EdgeProxyOff keeps the session's traffic off the egress proxy, leaving
-	// in-browser enforcement alone. The default routes a launched or loopback browser
-	// through it (see startProxy).
+	// EdgeProxy set to EdgeProxyOff keeps the session's traffic off the egress proxy,
+	// leaving in-browser enforcement alone. The default ("") routes a launched or loopback
+	// browser through it (see startProxy).
 	EdgeProxy string
 }
 
