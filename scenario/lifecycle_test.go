@@ -203,6 +203,21 @@ echo cleanup-saw-$code >> %s; echo cleanup hook says $TOKEN`, host, port, hookLo
 	}
 }
 
+// shellServerScenario is a scenario whose managed server is `sh -c script`, ready when
+// base/health answers, with one navigation.
+func shellServerScenario(t *testing.T, id, base, script string) *Loaded {
+	t.Helper()
+	return load(t, map[string]any{
+		"version": 1, "id": id,
+		"fixture": map[string]any{"baseUrl": base, "server": map[string]any{
+			"mode":      "managed",
+			"start":     map[string]any{"command": "/bin/sh", "args": []string{"-c", script}},
+			"readiness": map[string]any{"url": base + "/health"},
+		}},
+		"operations": []any{map[string]any{"op": "navigate", "request": map[string]any{"url": "/about"}}},
+	})
+}
+
 // TestServerIgnoringTermIsStopped is acceptance B2: a managed server whose leader ignores
 // SIGTERM and whose background child (also ignoring it) holds its stdout is gone, its
 // whole process group, when Run returns, and the stop is in the report.
@@ -214,15 +229,7 @@ func TestServerIgnoringTermIsStopped(t *testing.T) {
 echo $$ $! > %s
 %s fixture serve --addr %s &
 wait`, pids, bin, addr)
-	l := load(t, map[string]any{
-		"version": 1, "id": "ignores-term",
-		"fixture": map[string]any{"baseUrl": base, "server": map[string]any{
-			"mode":      "managed",
-			"start":     map[string]any{"command": "/bin/sh", "args": []string{"-c", script}},
-			"readiness": map[string]any{"url": base + "/health"},
-		}},
-		"operations": []any{map[string]any{"op": "navigate", "request": map[string]any{"url": "/about"}}},
-	})
+	l := shellServerScenario(t, "ignores-term", base, script)
 	opened := 0
 	rep := Run(context.Background(), l, countingEnv(t, &opened))
 	if rep.Status != StatusPassed {
@@ -260,15 +267,7 @@ wait`, pids, bin, addr)
 func TestChattyServerStartsAndIsLogged(t *testing.T) {
 	bin, addr, base := managedFixture(t)
 	script := fmt.Sprintf(`/usr/bin/head -c 262144 /dev/zero | /usr/bin/tr '\0' x >&2; echo >&2; exec %s fixture serve --addr %s`, bin, addr)
-	l := load(t, map[string]any{
-		"version": 1, "id": "chatty",
-		"fixture": map[string]any{"baseUrl": base, "server": map[string]any{
-			"mode":      "managed",
-			"start":     map[string]any{"command": "/bin/sh", "args": []string{"-c", script}},
-			"readiness": map[string]any{"url": base + "/health"},
-		}},
-		"operations": []any{map[string]any{"op": "navigate", "request": map[string]any{"url": "/about"}}},
-	})
+	l := shellServerScenario(t, "chatty", base, script)
 	opened := 0
 	env, store := diagnosticsEnv(t, &opened, "chatty", "never-appears")
 	rep := Run(context.Background(), l, env)

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -29,27 +28,9 @@ type interruptRun struct {
 	dir    string // scenario directory (hook marker files)
 	addr   string // the fixture server's address
 	marker string // FASTBROWSER_INTERRUPT_TEST=<marker> in every descendant's environment
-	stdout *syncBuffer
-	stderr *syncBuffer
+	stdout *proctest.SyncBuffer
+	stderr *proctest.SyncBuffer
 	exited chan struct{}
-}
-
-// syncBuffer is a bytes.Buffer the test reads while the child writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func freeAddr(t *testing.T) string {
@@ -71,7 +52,7 @@ func startInterruptRun(t *testing.T, cleanup []string) *interruptRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &interruptRun{dir: t.TempDir(), addr: freeAddr(t), stdout: &syncBuffer{}, stderr: &syncBuffer{}, exited: make(chan struct{})}
+	r := &interruptRun{dir: t.TempDir(), addr: freeAddr(t), stdout: &proctest.SyncBuffer{}, stderr: &proctest.SyncBuffer{}, exited: make(chan struct{})}
 	r.out = filepath.Join(r.dir, "results")
 	r.marker = fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
 	base := "http://" + r.addr

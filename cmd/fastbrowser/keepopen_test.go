@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,30 +22,20 @@ func TestReplayKeepOpen(t *testing.T) {
 	site := runtimetest.Fixture()
 	defer site.Close()
 	dir := t.TempDir()
-	f := writeScenario(t, dir, "keep.json", fmt.Sprintf(`{
-  "version": 1, "id": "keep-open",
-  "fixture": {"baseUrl": %q, "server": {"mode": "external", "readiness": {"url": %q}}},
-  "operations": [
-    {"id": "open", "op": "navigate", "request": {"url": "/form"}},
-    {"id": "wrong-title", "op": "assert", "request": {"kind": "title", "value": "Dashboard", "wait": "none"}}
-  ]}`, site.URL, site.URL+"/health"))
-	out := filepath.Join(dir, "run")
-	if res := runCLI(t, nil, "run", "--out", out, f); res.code != 1 {
-		t.Fatalf("run exit %d\n%s%s", res.code, res.stdout, res.stderr)
-	}
+	_, _, report := failedRun(t, dir, site.URL)
 
 	b, c, cdpCtx := separateBrowser(t)
 	pagesBefore := pageTargets(cdpCtx, t, c)
 
 	bin, _ := runtimetest.Binary()
-	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	stdout, stderr := &proctest.SyncBuffer{}, &proctest.SyncBuffer{}
 	st := &state{stdin: bytes.NewReader(nil), stdout: stdout, stderr: stderr, workerPath: bin, lookupEnv: os.LookupEnv}
 	ctx, interrupt := context.WithCancel(context.Background())
 	defer interrupt()
 	exited := make(chan int, 1)
 	go func() {
 		exited <- run(ctx, st, []string{"fastbrowser", "replay", "--keep-open", "--cdp-url", b.WebSocketURL(),
-			"--out", filepath.Join(dir, "replay"), filepath.Join(out, "report.json")})
+			"--out", filepath.Join(dir, "replay"), report})
 	}()
 	if !proctest.PollUntil(60*time.Second, func() bool { return strings.Contains(stderr.String(), "press Ctrl-C to close it") }) {
 		interrupt()

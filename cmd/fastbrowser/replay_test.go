@@ -18,20 +18,7 @@ func TestReplayReproduces(t *testing.T) {
 	site := runtimetest.Fixture()
 	defer site.Close()
 	dir := t.TempDir()
-	body := fmt.Sprintf(`{
-  "version": 1, "id": "replay-me",
-  "fixture": {"baseUrl": %q, "server": {"mode": "external", "readiness": {"url": %q}}},
-  "operations": [
-    {"id": "open", "op": "navigate", "request": {"url": "/form"}},
-    {"id": "wrong-title", "op": "assert", "request": {"kind": "title", "value": "Dashboard", "wait": "none"}},
-    {"id": "later", "op": "read"}
-  ]}`, site.URL, site.URL+"/health")
-	f := writeScenario(t, dir, "replay.json", body)
-	out := filepath.Join(dir, "run")
-	if res := runCLI(t, nil, "run", "--out", out, f); res.code != 1 {
-		t.Fatalf("run exit %d\n%s%s", res.code, res.stdout, res.stderr)
-	}
-	report := filepath.Join(out, "report.json")
+	f, body, report := failedRun(t, dir, site.URL)
 
 	replayOut := filepath.Join(dir, "replay")
 	res := runCLI(t, nil, "replay", "--out", replayOut, report)
@@ -56,4 +43,25 @@ func TestReplayReproduces(t *testing.T) {
 	if res.code != 0 || !strings.Contains(res.stdout, `"reproduced":false`) {
 		t.Fatalf("forced replay: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
+}
+
+// failedRun writes a scenario that fails at its second operation (a title assertion on
+// /form) to dir, runs it against the fixture at base and returns the file, its text and the
+// run's report.
+func failedRun(t *testing.T, dir, base string) (file, body, report string) {
+	t.Helper()
+	body = fmt.Sprintf(`{
+  "version": 1, "id": "replay-me",
+  "fixture": {"baseUrl": %q, "server": {"mode": "external", "readiness": {"url": %q}}},
+  "operations": [
+    {"id": "open", "op": "navigate", "request": {"url": "/form"}},
+    {"id": "wrong-title", "op": "assert", "request": {"kind": "title", "value": "Dashboard", "wait": "none"}},
+    {"id": "later", "op": "read"}
+  ]}`, base, base+"/health")
+	file = writeScenario(t, dir, "replay.json", body)
+	out := filepath.Join(dir, "run")
+	if res := runCLI(t, nil, "run", "--out", out, file); res.code != 1 {
+		t.Fatalf("run exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	return file, body, filepath.Join(out, "report.json")
 }

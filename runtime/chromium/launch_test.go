@@ -3,7 +3,6 @@
 package chromium
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -63,26 +62,9 @@ func browserVersion(t *testing.T, b *Browser) string {
 
 var wsURL = regexp.MustCompile(`^ws://127\.0\.0\.1:\d+/devtools/browser/[0-9a-f-]+$`)
 
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (s *syncBuffer) Write(b []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(b)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.String()
-}
-
 func TestLaunchAndClose(t *testing.T) {
 	t.Parallel()
-	log := &syncBuffer{}
+	log := &proctest.SyncBuffer{}
 	b := launch(t, Options{Log: log})
 	if !wsURL.MatchString(b.WebSocketURL()) {
 		t.Errorf("WebSocketURL() = %q", b.WebSocketURL())
