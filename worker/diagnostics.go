@@ -44,9 +44,7 @@ func newDiagnostics() *diagnostics {
 }
 
 func (d *diagnostics) addConsole(level, msg string) {
-	if r := []rune(msg); len(r) > maxConsoleChars {
-		msg = string(r[:maxConsoleChars]) + "…"
-	}
+	msg = clipRunes(msg, maxConsoleChars)
 	key := level + "\x00" + msg
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // collapseSpace folds runs of white space to one space, as a person reads text.
@@ -12,12 +11,20 @@ func collapseSpace(s string) string { return strings.Join(strings.Fields(s), " "
 
 func quote(s string) string { return strconv.Quote(s) }
 
+// clipRunes bounds s to n characters, never splitting one, marking a cut with "…". It
+// walks only as far as the cut: console messages can be megabytes long.
 func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	if len(s) <= n {
 		return s
 	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
+	count := 0
+	for i := range s {
+		if count == n {
+			return s[:i] + "…"
+		}
+		count++
+	}
+	return s
 }
 
 // urlWithoutQuery drops the query and fragment, which may carry tokens.
