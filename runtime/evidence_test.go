@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"image"
+	"image/png"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -22,19 +24,7 @@ const secretValue = "S3cr3t-Tok&n<42>"
 
 func openWithEvidence(t *testing.T, site string, rules []transport.RedactionRule) (transport.Caller, *artifacts.Store) {
 	t.Helper()
-	store, err := artifacts.Open(filepath.Join(t.TempDir(), "artifacts"), "evidence-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	b, err := runtimetest.Browser()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), AllowedOrigins: []string{site},
-		LookupEnv: func(name string) (string, bool) { return secretValue, name == "PORTAL_TOKEN" },
-		Evidence:  &runtime.EvidenceOptions{Store: store, RunID: "run-1", Owner: "evidence-test", Redaction: rules, OnFailure: true}})
-	return rt, store
+	return openWithEvidenceOrigins(t, []string{site}, rules)
 }
 
 // encodings of the secret a sweep looks for.
@@ -180,4 +170,49 @@ func TestFailureEvidenceHungPage(t *testing.T) {
 func mustJSONString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// openWithEvidenceOrigins is openWithEvidence for a session allowing several origins.
+func openWithEvidenceOrigins(t *testing.T, origins []string, rules []transport.RedactionRule) (transport.Caller, *artifacts.Store) {
+	t.Helper()
+	store, err := artifacts.Open(filepath.Join(t.TempDir(), "artifacts"), "evidence-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	b, err := runtimetest.Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), AllowedOrigins: origins,
+		LookupEnv: func(name string) (string, bool) { return secretValue, name == "PORTAL_TOKEN" },
+		Evidence:  &runtime.EvidenceOptions{Store: store, RunID: "run-1", Owner: "evidence-test", Redaction: rules, OnFailure: true}})
+	return rt, store
+}
+
+// evidencePNG decodes the screenshot a failure's evidence kept.
+func evidencePNG(t *testing.T, store *artifacts.Store, oe *transport.OperationError) image.Image {
+	t.Helper()
+	for _, m := range oe.Evidence {
+		if m.Kind != "screenshot" {
+			continue
+		}
+		f, err := os.Open(filepath.Join(store.Root(), m.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		img, err := png.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return img
+	}
+	t.Fatalf("no screenshot kept: evidence %+v, unavailable %+v", oe.Evidence, oe.EvidenceUnavailable)
+	return nil
+}
+
+func rgbAt(img image.Image, x, y int) [3]uint8 {
+	r, g, b, _ := img.At(x, y).RGBA()
+	return [3]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8)}
 }

@@ -53,7 +53,10 @@ type RedactionProof struct {
 	Matched  int      `json:"matched"`  // elements the rules matched
 	Masked   int      `json:"masked"`   // of those, masked
 	Unmasked int      `json:"unmasked"` // of those, still showing after masking
-	Proven   bool     `json:"proven"`
+	// FramesUninspected counts frames on the page (an out-of-process frame not attached, or
+	// still paused) that masking could not look into: any makes the proof not proven.
+	FramesUninspected int  `json:"framesUninspected,omitempty"`
+	Proven            bool `json:"proven"`
 }
 
 // UnavailablePart says why one part of the evidence is missing: it is reported, never faked.

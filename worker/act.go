@@ -12,6 +12,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/worker/outline"
 )
 
 // act performs one action on one element with real input events, then observes the state
@@ -45,7 +46,7 @@ func (w *Worker) act(ctx context.Context, r *transport.Act) (transport.Result, e
 		n := r.Text.Len()
 		receipt.TypedLength = &n
 		if r.SecretText {
-			w.rememberSecret(t, el.Backend, r.Text.Value())
+			w.rememberSecret(t, el.Key(), r.Text.Value())
 		}
 		mut, err = w.typeText(ctx, t, el, r.Text)
 	case transport.ActSelect:
@@ -182,7 +183,7 @@ func boolString(b bool) string {
 // typeText replaces the field's content with text: focus, select what is there, insert. The
 // text never appears in a result or an error; only its length is checked and recorded.
 func (w *Worker) typeText(ctx context.Context, t *tab, el *element, text *transport.Text) (transport.MutationState, error) {
-	if err := t.c.DOM.Focus(ctx, dom.NewFocusArgs().SetBackendNodeID(el.Backend)); err != nil {
+	if err := el.c.DOM.Focus(ctx, dom.NewFocusArgs().SetBackendNodeID(el.Backend)); err != nil {
 		return "", actError(transport.CodeElementNotActionable, "%s %s %q cannot take focus", el.Ref, el.Role, el.Name)
 	}
 	const selectAll = `function () {
@@ -268,7 +269,7 @@ var keyDefs = map[string]struct {
 
 // press focuses the element and sends one key down and up.
 func (w *Worker) press(ctx context.Context, t *tab, el *element, key string) (transport.MutationState, error) {
-	if err := t.c.DOM.Focus(ctx, dom.NewFocusArgs().SetBackendNodeID(el.Backend)); err != nil {
+	if err := el.c.DOM.Focus(ctx, dom.NewFocusArgs().SetBackendNodeID(el.Backend)); err != nil {
 		return "", actError(transport.CodeElementNotActionable, "%s %s %q cannot take focus", el.Ref, el.Role, el.Name)
 	}
 	if err := w.call(ctx, t, el, watchFn, nil, "keydown"); err != nil {
@@ -317,7 +318,7 @@ func (w *Worker) upload(ctx context.Context, t *tab, el *element, files []string
 		}
 		abs[i] = p
 	}
-	if err := t.c.DOM.SetFileInputFiles(ctx, dom.NewSetFileInputFilesArgs(abs).SetBackendNodeID(el.Backend)); err != nil {
+	if err := el.c.DOM.SetFileInputFiles(ctx, dom.NewSetFileInputFilesArgs(abs).SetBackendNodeID(el.Backend)); err != nil {
 		return "", w.cdpFailure(transport.OpAct, transport.Unknown, err)
 	}
 	var n int
@@ -333,12 +334,12 @@ func (w *Worker) upload(ctx context.Context, t *tab, el *element, files []string
 // rememberSecret marks a field as holding a secret (masked in every screenshot from now on)
 // and keeps the text, in memory only, to mask wherever the page echoes it. It is marked
 // before typing: a failed or cut-short type may still have put part of it on the page.
-func (w *Worker) rememberSecret(t *tab, b dom.BackendNodeID, text string) {
+func (w *Worker) rememberSecret(t *tab, k outline.NodeKey, text string) {
 	t.mu.Lock()
 	if t.secretNodes == nil {
-		t.secretNodes = map[dom.BackendNodeID]bool{}
+		t.secretNodes = map[outline.NodeKey]bool{}
 	}
-	t.secretNodes[b] = true
+	t.secretNodes[k] = true
 	t.mu.Unlock()
 	w.mu.Lock()
 	defer w.mu.Unlock()

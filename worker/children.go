@@ -23,7 +23,11 @@ import (
 // connection): rpcc has no routing by top-level sessionId, and page-level auto-attach keeps
 // each worker's attachments inside its own tabs, where a browser-level one would also pause
 // the targets of other workers sharing the browser.
-func (w *Worker) attachChildren(ctx context.Context, parent *cdp.Client) error {
+//
+// An out-of-process frame's session stays open while it is attached: the tab keeps it
+// (frames.go) so observe, act and masking reach into the frame. session names the parent:
+// "" for the tab itself, else the parent frame's target id.
+func (w *Worker) attachChildren(ctx context.Context, t *tab, session string, parent *cdp.Client) error {
 	attached, err := parent.Target.AttachedToTarget(ctx)
 	if err != nil {
 		return err
@@ -67,7 +71,7 @@ func (w *Worker) attachChildren(ctx context.Context, parent *cdp.Client) error {
 			if err != nil {
 				return
 			}
-			go w.adopt(ctx, parent, r, ev)
+			go w.adopt(ctx, t, session, parent, r, ev)
 		}
 	}()
 	return parent.Target.SetAutoAttach(ctx, target.NewSetAutoAttachArgs(true, true).SetFlatten(false))
@@ -76,7 +80,7 @@ func (w *Worker) attachChildren(ctx context.Context, parent *cdp.Client) error {
 // adopt intercepts one paused child target and resumes it. A child whose interception
 // cannot be switched on stays paused: it never runs, so it never sends a request the policy
 // did not see.
-func (w *Worker) adopt(ctx context.Context, parent *cdp.Client, r *childRouter, ev *target.AttachedToTargetReply) {
+func (w *Worker) adopt(ctx context.Context, t *tab, session string, parent *cdp.Client, r *childRouter, ev *target.AttachedToTargetReply) {
 	s, err := r.open(ctx, parent, ev.SessionID)
 	if err != nil {
 		w.log.Printf("attach to %s target: %v", ev.TargetInfo.Type, err)
@@ -100,7 +104,10 @@ func (w *Worker) adopt(ctx context.Context, parent *cdp.Client, r *childRouter, 
 		if err := w.blockServiceWorkers(call, c); err != nil {
 			w.log.Printf("block service workers in frame: %v", err)
 		}
-		if err := w.attachChildren(s.ctx, c); err != nil {
+		f := &oopif{id: string(ev.TargetInfo.TargetID), parent: session, c: c}
+		t.addFrame(f)
+		context.AfterFunc(s.ctx, func() { t.dropFrame(f) })
+		if err := w.attachChildren(s.ctx, t, f.id, c); err != nil {
 			w.log.Printf("auto-attach under frame: %v", err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
 	cdpruntime "github.com/mafredri/cdp/protocol/runtime"
 
@@ -13,34 +14,40 @@ import (
 	"github.com/fastbrowser/fastbrowser/worker/outline"
 )
 
-// element is a resolved act target: what the outline said about it and a handle to call
-// our fixed element functions on.
+// element is a resolved act target: what the outline said about it, the session it lives
+// in (the tab's, or an out-of-process frame's), and a handle to call our fixed element
+// functions on.
 type element struct {
 	outline.Element
+	c      *cdp.Client
 	object cdpruntime.RemoteObjectID
 }
 
-// locate resolves an act target. A ref must come from the tab's current document; role and
-// name must match exactly one element. Nothing reaches the page here.
+// locate resolves an act target. A ref must come from the tab's current document: refs are
+// numbered across the whole worker, so one issued for another tab or an earlier document is
+// refused stale_document (refs.go), never resolved here. Role and name must match exactly
+// one element. Nothing reaches the page here.
 func (w *Worker) locate(ctx context.Context, t *tab, tg transport.Target) (*element, error) {
 	t.mu.Lock()
 	loader, refs := t.loader, t.refs
 	t.mu.Unlock()
 	var el outline.Element
 	if tg.Ref != "" {
-		if refs == nil || refs.loader != loader {
-			if refs != nil && refs.next > 0 {
-				return nil, actError(transport.CodeStaleDocument, "ref %s belongs to a document this tab has left; observe again", tg.Ref)
-			}
-			return nil, actError(transport.CodeElementNotFound, "no outline has been taken of this document; observe first")
+		var ok bool
+		if refs != nil && refs.loader == loader {
+			t.mu.Lock()
+			el, ok = refs.byRef[tg.Ref]
+			t.mu.Unlock()
 		}
-		t.mu.Lock()
-		e, ok := refs.byRef[tg.Ref]
-		t.mu.Unlock()
-		if !ok {
-			return nil, actError(transport.CodeElementNotFound, "ref %s is not in this document's outline", tg.Ref)
+		switch {
+		case ok:
+		case issued(tg.Ref, &w.refSeq):
+			return nil, actError(transport.CodeStaleDocument, "ref %s was issued for another tab or an earlier document; observe this tab again", tg.Ref)
+		case refs == nil || refs.loader != loader:
+			return nil, actError(transport.CodeElementNotFound, "ref %s was never issued; observe first", tg.Ref)
+		default:
+			return nil, actError(transport.CodeElementNotFound, "ref %s was never issued", tg.Ref)
 		}
-		el = e
 	} else {
 		frames, err := w.axFrames(ctx, t)
 		if err != nil {
@@ -58,27 +65,34 @@ func (w *Worker) locate(ctx context.Context, t *tab, tg transport.Target) (*elem
 		}
 		t.mu.Lock()
 		rt := t.refsFor(loader)
-		el.Ref = rt.refFor(el.Backend)
+		el.Ref = rt.refFor(el.Key(), &w.refSeq)
 		rt.remember([]outline.Element{el})
 		t.mu.Unlock()
 	}
-	obj, err := w.resolve(ctx, t, el.Backend)
+	c, err := t.client(el.Session)
+	if err != nil {
+		return nil, actError(transport.CodeElementNotFound, "%s %s is in a frame that has gone", el.Ref, el.Role)
+	}
+	obj, err := w.resolve(ctx, t, el.Session, c, el.Backend)
 	if err != nil {
 		return nil, actError(transport.CodeElementNotFound, "%s %s is no longer in the page", el.Ref, el.Role)
 	}
-	return &element{Element: el, object: obj}, nil
+	return &element{Element: el, c: c, object: obj}, nil
 }
 
-// resolve gives a handle on a DOM node: in our isolated world when the node is in the main
-// frame, else in its own frame's world.
-func (w *Worker) resolve(ctx context.Context, t *tab, b dom.BackendNodeID) (cdpruntime.RemoteObjectID, error) {
-	if world, err := t.isolatedWorld(ctx); err == nil {
-		r, err := t.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetExecutionContextID(world))
+// resolve gives a handle on a DOM node of a session: in our isolated world when the node is
+// in the session's main frame, else in its own frame's world.
+func (w *Worker) resolve(ctx context.Context, t *tab, session string, c *cdp.Client, b dom.BackendNodeID) (cdpruntime.RemoteObjectID, error) {
+	if world, err := t.worldIn(ctx, session); err == nil {
+		r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetExecutionContextID(world))
 		if err == nil && r.Object.ObjectID != nil {
 			return *r.Object.ObjectID, nil
 		}
+		if err != nil && staleContext(err) {
+			t.forgetWorldIn(session)
+		}
 	}
-	r, err := t.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b))
+	r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b))
 	if err != nil {
 		return "", err
 	}
@@ -98,7 +112,7 @@ func (w *Worker) call(ctx context.Context, t *tab, el *element, fn string, out a
 		}
 		ca = append(ca, cdpruntime.CallArgument{Value: raw})
 	}
-	reply, err := t.c.Runtime.CallFunctionOn(ctx, cdpruntime.NewCallFunctionOnArgs(fn).
+	reply, err := el.c.Runtime.CallFunctionOn(ctx, cdpruntime.NewCallFunctionOnArgs(fn).
 		SetObjectID(el.object).SetArguments(ca).SetReturnByValue(true).SetSilent(true))
 	if err != nil {
 		return err
@@ -145,27 +159,70 @@ func (w *Worker) readState(ctx context.Context, t *tab, el *element) (elementSta
 	return st, err
 }
 
-// clickPoint scrolls the element into view and returns the centre of its first content quad,
-// refusing when another element would receive a click there.
+// clickPoint scrolls the element into view and returns the centre of its first content quad
+// in the tab's viewport, refusing when another element would receive a click there. In an
+// out-of-process frame the point is checked twice over: inside the frame against the
+// element, and in each parent against the frame's <iframe>.
 func (w *Worker) clickPoint(ctx context.Context, t *tab, el *element) (float64, float64, error) {
-	_ = t.c.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetBackendNodeID(el.Backend))
-	q, err := t.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetBackendNodeID(el.Backend))
+	_ = el.c.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetBackendNodeID(el.Backend))
+	q, err := el.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetBackendNodeID(el.Backend))
 	if err != nil || len(q.Quads) == 0 || len(q.Quads[0]) != 8 {
 		return 0, 0, actError(transport.CodeElementNotActionable, "%s %s %q has no box to click", el.Ref, el.Role, el.Name)
 	}
 	quad := q.Quads[0]
-	x := (quad[0] + quad[2] + quad[4] + quad[6]) / 4
-	y := (quad[1] + quad[3] + quad[5] + quad[7]) / 4
+	local := point{(quad[0] + quad[2] + quad[4] + quad[6]) / 4, (quad[1] + quad[3] + quad[5] + quad[7]) / 4}
+	covered := actError(transport.CodeElementNotActionable, "%s %s %q is covered by another element at its click point", el.Ref, el.Role, el.Name)
 	var onTop bool
-	if err := w.call(ctx, t, el, hitTestFn, &onTop, x, y); err != nil || !onTop {
-		return 0, 0, actError(transport.CodeElementNotActionable, "%s %s %q is covered by another element at its click point", el.Ref, el.Role, el.Name)
+	if err := w.call(ctx, t, el, hitTestFn, &onTop, local.x, local.y); err != nil || !onTop {
+		return 0, 0, covered
+	}
+	off, err := t.offset(ctx, el.Session)
+	if err != nil {
+		return 0, 0, actError(transport.CodeElementNotActionable, "%s %s %q is in a frame whose place on the page cannot be read", el.Ref, el.Role, el.Name)
+	}
+	x, y := local.x+off.x, local.y+off.y
+	if ok, err := w.framesOnTop(ctx, t, el.Session, x, y); err != nil || !ok {
+		return 0, 0, covered
 	}
 	return x, y, nil
 }
 
-// hitTestFn reports whether a click at viewport point (x, y) of the top frame would reach the
-// element (itself or a descendant): the point is translated into the element's own frame,
-// and a shadow root answers for its own tree.
+// framesOnTop reports whether a click at (x, y) in the tab's viewport reaches the <iframe> of
+// every out-of-process frame from session up to the tab.
+func (w *Worker) framesOnTop(ctx context.Context, t *tab, session string, x, y float64) (bool, error) {
+	for depth := 0; session != ""; depth++ {
+		f, err := t.frame(session)
+		if err != nil || depth > maxFrameDepth {
+			return false, errFrameGone
+		}
+		owner, err := t.owner(ctx, f)
+		if err != nil {
+			return false, err
+		}
+		pc, err := t.client(f.parent)
+		if err != nil {
+			return false, err
+		}
+		obj, err := w.resolve(ctx, t, f.parent, pc, owner)
+		if err != nil {
+			return false, err
+		}
+		off, err := t.offset(ctx, f.parent)
+		if err != nil {
+			return false, err
+		}
+		var onTop bool
+		if err := w.call(ctx, t, &element{c: pc, object: obj}, hitTestFn, &onTop, x-off.x, y-off.y); err != nil || !onTop {
+			return false, err
+		}
+		session = f.parent
+	}
+	return true, nil
+}
+
+// hitTestFn reports whether a click at point (x, y) of its session's viewport would reach the
+// element (itself or a descendant): the point is translated into the element's own frame
+// through same-process parents, and a shadow root answers for its own tree.
 const hitTestFn = `function (x, y) {
   let fx = x, fy = y;
   for (let w = this.ownerDocument.defaultView; w && w.frameElement; w = w.parent) {

@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/accessibility"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/page"
@@ -12,8 +13,8 @@ import (
 	"github.com/fastbrowser/fastbrowser/worker/outline"
 )
 
-// observe builds the page outline from the accessibility tree of the main frame and its
-// same-process iframes, within the observation budget.
+// observe builds the page outline from the accessibility trees of the tab's frames (main,
+// same-process and out-of-process), within the observation budget.
 func (w *Worker) observe(ctx context.Context, r *transport.Observe) (transport.Result, error) {
 	t, err := w.tabFor(transport.OpObserve, r.Tab)
 	if err != nil {
@@ -41,10 +42,10 @@ func (w *Worker) observe(ctx context.Context, r *transport.Observe) (transport.R
 	status := t.status
 	t.mu.Unlock()
 	out := outline.Build(frames, outline.Options{MaxNodes: maxNodes, MaxDepth: maxDepth, MaxTextChars: maxText,
-		PageURL: info.URL, RefFor: func(b dom.BackendNodeID) string {
+		PageURL: info.URL, RefFor: func(k outline.NodeKey) string {
 			t.mu.Lock()
 			defer t.mu.Unlock()
-			return refs.refFor(b)
+			return refs.refFor(k, &w.refSeq)
 		}})
 	t.mu.Lock()
 	refs.remember(out.Elements)
@@ -57,40 +58,64 @@ func (w *Worker) observe(ctx context.Context, r *transport.Observe) (transport.R
 		PageClass: outline.Classify(out, info.Title, status), Truncated: out.Truncated, Nodes: nodes, Text: out.Text}, nil
 }
 
-// axFrames fetches the AX tree of every frame this tab's connection can see. Frames in
-// another process (cross-origin iframes under site isolation) are left out: reading them
-// needs a session of their own.
+// axFrames fetches the AX tree of every frame of the tab: the frames of the tab's own
+// session (the main frame and same-process iframes), then each out-of-process frame's
+// through its own session, placed under its <iframe> (Frame.Owner in the parent's session).
+// An out-of-process frame that cannot be read (it detached, or is still paused) is left out
+// of the outline; masking keeps its own fail-closed inventory of frames (evidence.go).
 func (w *Worker) axFrames(ctx context.Context, t *tab) ([]outline.Frame, error) {
+	frames, err := w.sessionFrames(ctx, t, "", t.c)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range t.oopifs() {
+		fs, err := w.sessionFrames(ctx, t, f.id, f.c)
+		if err == nil {
+			var owner dom.BackendNodeID
+			if owner, err = t.owner(ctx, f); err == nil {
+				fs[0].Owner, fs[0].OwnerSession = owner, f.parent
+				frames = append(frames, fs...)
+			}
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			w.log.Printf("out-of-process frame left out of the outline: %v", err)
+		}
+	}
+	return frames, nil
+}
+
+// sessionFrames fetches the AX trees of one session's frames: its main frame first, then its
+// same-process iframes. Frames in another process answer with an error and are skipped here:
+// they have sessions of their own.
+func (w *Worker) sessionFrames(ctx context.Context, t *tab, session string, c *cdp.Client) ([]outline.Frame, error) {
 	// With the Accessibility domain enabled Chromium keeps the tree up to date instead of
 	// building it from scratch for every getFullAXTree.
-	t.mu.Lock()
-	enabled := t.axEnabled
-	t.mu.Unlock()
-	if !enabled {
-		if err := t.c.Accessibility.Enable(ctx); err != nil {
+	if !t.axOn(session) {
+		if err := c.Accessibility.Enable(ctx); err != nil {
 			return nil, err
 		}
-		t.mu.Lock()
-		t.axEnabled = true
-		t.mu.Unlock()
+		t.setAXOn(session)
 	}
-	tree, err := t.c.Page.GetFrameTree(ctx)
+	tree, err := c.Page.GetFrameTree(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var frames []outline.Frame
 	var walk func(ft page.FrameTree, root bool) error
 	walk = func(ft page.FrameTree, root bool) error {
-		ax, err := t.c.Accessibility.GetFullAXTree(ctx, accessibility.NewGetFullAXTreeArgs().SetFrameID(ft.Frame.ID))
+		ax, err := c.Accessibility.GetFullAXTree(ctx, accessibility.NewGetFullAXTreeArgs().SetFrameID(ft.Frame.ID))
 		switch {
 		case err != nil && root:
 			return err
 		case err == nil:
-			f := outline.Frame{Nodes: ax.Nodes}
+			f := outline.Frame{Nodes: ax.Nodes, Session: session}
 			if !root {
-				owner, oerr := t.c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(ft.Frame.ID))
+				owner, oerr := c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(ft.Frame.ID))
 				if oerr == nil {
-					f.Owner = owner.BackendNodeID
+					f.Owner, f.OwnerSession = owner.BackendNodeID, session
 				}
 			}
 			frames = append(frames, f)
@@ -107,7 +132,7 @@ func (w *Worker) axFrames(ctx context.Context, t *tab) ([]outline.Frame, error) 
 	}
 	// Chromium gives an empty password field the plain textbox role; the outline needs to
 	// know which fields are passwords to render and classify them (never to read them).
-	pw, err := passwordFields(ctx, t)
+	pw, err := passwordFields(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -117,27 +142,33 @@ func (w *Worker) axFrames(ctx context.Context, t *tab) ([]outline.Frame, error) 
 	return frames, nil
 }
 
-// passwordFields finds every password input of the tab's document and its same-process
+// passwordFields finds every password input of a session's document and its same-process
 // frames with one DOM search.
-func passwordFields(ctx context.Context, t *tab) ([]dom.BackendNodeID, error) {
-	if _, err := t.c.DOM.GetDocument(ctx, dom.NewGetDocumentArgs().SetDepth(0)); err != nil {
+func passwordFields(ctx context.Context, c *cdp.Client) ([]dom.BackendNodeID, error) {
+	return searchNodes(ctx, c, `input[type="password" i]`)
+}
+
+// searchNodes finds the elements a CSS selector matches in a session's document and its
+// same-process frames, with one DOM search.
+func searchNodes(ctx context.Context, c *cdp.Client, selector string) ([]dom.BackendNodeID, error) {
+	if _, err := c.DOM.GetDocument(ctx, dom.NewGetDocumentArgs().SetDepth(0)); err != nil {
 		return nil, err
 	}
-	s, err := t.c.DOM.PerformSearch(ctx, dom.NewPerformSearchArgs(`input[type="password" i]`))
+	s, err := c.DOM.PerformSearch(ctx, dom.NewPerformSearchArgs(selector))
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = t.c.DOM.DiscardSearchResults(ctx, dom.NewDiscardSearchResultsArgs(s.SearchID)) }()
+	defer func() { _ = c.DOM.DiscardSearchResults(ctx, dom.NewDiscardSearchResultsArgs(s.SearchID)) }()
 	if s.ResultCount == 0 {
 		return nil, nil
 	}
-	res, err := t.c.DOM.GetSearchResults(ctx, dom.NewGetSearchResultsArgs(s.SearchID, 0, s.ResultCount))
+	res, err := c.DOM.GetSearchResults(ctx, dom.NewGetSearchResultsArgs(s.SearchID, 0, s.ResultCount))
 	if err != nil {
 		return nil, err
 	}
 	out := make([]dom.BackendNodeID, 0, len(res.NodeIDs))
 	for _, id := range res.NodeIDs {
-		d, err := t.c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetNodeID(id))
+		d, err := c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetNodeID(id))
 		if err != nil {
 			return nil, err
 		}

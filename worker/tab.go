@@ -7,11 +7,12 @@ import (
 	"sync"
 
 	"github.com/mafredri/cdp"
-	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/page"
 	cdpruntime "github.com/mafredri/cdp/protocol/runtime"
 	"github.com/mafredri/cdp/protocol/target"
 	"github.com/mafredri/cdp/rpcc"
+
+	"github.com/fastbrowser/fastbrowser/worker/outline"
 )
 
 // tab is one page target of the worker's browser context, with its own CDP connection and
@@ -34,12 +35,15 @@ type tab struct {
 	world       cdpruntime.ExecutionContextID // isolated world for our fixed scripts
 	worldLoader string                        // document the world belongs to
 
-	status    int       // HTTP status of the last navigation or reload (0: unknown)
-	axEnabled bool      // the Accessibility domain is on for this tab
-	refs      *refTable // outline refs of the current document
+	status    int             // HTTP status of the last navigation or reload (0: unknown)
+	axEnabled map[string]bool // sessions whose Accessibility domain is on ("" = the tab's)
+	refs      *refTable       // outline refs of the current document
 
-	diag        *diagnostics               // console and network summaries for evidence
-	secretNodes map[dom.BackendNodeID]bool // fields a secret was typed into: always masked
+	diag        *diagnostics             // console and network summaries for evidence
+	secretNodes map[outline.NodeKey]bool // fields a secret was typed into: always masked
+
+	frames   map[string]*oopif // out-of-process frames by session (frames.go)
+	frameSeq int
 }
 
 // documentID is the opaque id of the tab's committed document; it changes on every
@@ -130,4 +134,20 @@ func (t *tab) close() {
 	t.stop()
 	_ = t.conn.Close()
 	t.update(func() { t.gone = true })
+}
+
+// axOn reports whether the Accessibility domain is on in a session of the tab.
+func (t *tab) axOn(session string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.axEnabled[session]
+}
+
+func (t *tab) setAXOn(session string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.axEnabled == nil {
+		t.axEnabled = map[string]bool{}
+	}
+	t.axEnabled[session] = true
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/browser"
@@ -57,6 +58,9 @@ type Worker struct {
 	popups   popupQueue
 	egress   egress
 	secrets  []string // secret texts typed this session, masked in screenshots; memory only
+
+	// refSeq numbers outline refs across every tab and document (refs.go).
+	refSeq atomic.Int64
 }
 
 // Run connects to the browser, creates the worker's browser context and first tab within the
@@ -151,7 +155,7 @@ func (w *Worker) attach(ctx context.Context, id target.ID) (*tab, error) {
 	if err := w.intercept(life, c); err != nil {
 		return fail(err)
 	}
-	if err := w.attachChildren(life, c); err != nil {
+	if err := w.attachChildren(life, t, "", c); err != nil {
 		return fail(err)
 	}
 	navigated, err := c.Page.FrameNavigated(life)

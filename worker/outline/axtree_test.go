@@ -112,9 +112,9 @@ func value(typ accessibility.AXValueType, v any) *accessibility.AXValue {
 func opts(calls map[dom.BackendNodeID]int) outline.Options {
 	o := outline.Options{MaxNodes: 1000, MaxDepth: 30, MaxTextChars: 100000, PageURL: "http://site.test/here?q=1"}
 	seq := 0
-	o.RefFor = func(b dom.BackendNodeID) string {
+	o.RefFor = func(k outline.NodeKey) string {
 		if calls != nil {
-			calls[b]++
+			calls[k.Backend]++
 		}
 		seq++
 		return "e" + strconv.Itoa(seq)

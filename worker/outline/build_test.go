@@ -406,6 +406,43 @@ func TestIframe(t *testing.T) {
 	)
 }
 
+// TestIframeAcrossSessions: an out-of-process frame's backend ids are its own session's, so
+// they may equal the main frame's; the frame is placed by its owner in the owner's session,
+// and its elements keep their session.
+func TestIframeAcrossSessions(t *testing.T) {
+	main := frame(n("RootWebArea", "Main",
+		n("button", "Outer").be(5),
+		n("Iframe", "Remote").be(77),
+	))
+	remote := frame(n("RootWebArea", "Remote page", n("button", "Inner").be(5), n("Iframe", "Nested").be(77)))
+	remote.Session, remote.OwnerSession, remote.Owner = "F1", "", 77
+	nested := frame(n("RootWebArea", "Nested page", n("link", "Deep").be(5)))
+	nested.Session, nested.OwnerSession, nested.Owner = "F2", "F1", 77
+	// A frame claiming an owner id that exists only in another session is not placed there.
+	wrong := frame(n("RootWebArea", "Wrong", n("button", "Misplaced").be(6)))
+	wrong.Session, wrong.OwnerSession, wrong.Owner = "F3", "F2", 5
+	o := build([]outline.Frame{main, remote, nested, wrong})
+	requireText(t, o,
+		`button e1 "Outer"`,
+		`iframe "Remote"`,
+		`  button e2 "Inner"`,
+		`  iframe "Nested"`,
+		`    link e3 "Deep"`,
+	)
+	want := []outline.NodeKey{{Session: "", Backend: 5}, {Session: "F1", Backend: 5}, {Session: "F2", Backend: 5}}
+	if len(o.Elements) != len(want) {
+		t.Fatalf("elements %+v", o.Elements)
+	}
+	for i, e := range o.Elements {
+		if e.Key() != want[i] {
+			t.Errorf("element %d key %+v, want %+v", i, e.Key(), want[i])
+		}
+	}
+	if found := outline.Find([]outline.Frame{main, remote, nested}, "button", "Inner", true); len(found) != 1 || found[0].Session != "F1" {
+		t.Errorf("Find Inner = %+v", found)
+	}
+}
+
 func TestTextRuns(t *testing.T) {
 	o := build(doc(
 		n("paragraph", "", text("Hello "), text("bold"), text(" and "), n("link", "a link").url("http://site.test/l"), text(" tail.")),

@@ -50,7 +50,7 @@ func (c *converter) label(x *frameIndex, n *axNode) []*node {
 // iframe holds its child frame's outline.
 func (c *converter) iframe(x *frameIndex, n *axNode) []*node {
 	out := &node{role: "iframe", name: x.safeName(n)}
-	if child := c.byOwner[n.backend()]; child != nil && !c.attached[child] && n.backend() != 0 {
+	if child := c.byOwner[NodeKey{Session: x.session, Backend: n.backend()}]; child != nil && !c.attached[child] && n.backend() != 0 {
 		c.attached[child] = true
 		out.children = c.walk(child, child.root, "")
 	}

@@ -22,6 +22,7 @@ func (c *converter) control(x *frameIndex, n *axNode, r string) *node {
 		role:     r,
 		name:     x.safeName(n),
 		backend:  n.backend(),
+		session:  x.session,
 		action:   n.backend() != 0,
 		disabled: n.is(accessibility.AXPropertyNameDisabled),
 		required: n.is(accessibility.AXPropertyNameRequired),

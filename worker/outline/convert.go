@@ -4,14 +4,13 @@ import (
 	"net/url"
 
 	"github.com/mafredri/cdp/protocol/accessibility"
-	"github.com/mafredri/cdp/protocol/dom"
 )
 
 // converter turns frames' AX trees into one tree of nodes: ignored nodes and wrappers
 // hoisted, text runs joined, child frames placed in their <iframe>s.
 type converter struct {
 	frames   []*frameIndex
-	byOwner  map[dom.BackendNodeID]*frameIndex
+	byOwner  map[NodeKey]*frameIndex // child frames by their <iframe>
 	attached map[*frameIndex]bool
 	page     *url.URL
 
@@ -20,7 +19,7 @@ type converter struct {
 }
 
 func newConverter(frames []Frame, pageURL string) *converter {
-	c := &converter{byOwner: map[dom.BackendNodeID]*frameIndex{}, attached: map[*frameIndex]bool{}}
+	c := &converter{byOwner: map[NodeKey]*frameIndex{}, attached: map[*frameIndex]bool{}}
 	for _, f := range frames {
 		x := indexFrame(f)
 		if x.root == nil {
@@ -28,8 +27,9 @@ func newConverter(frames []Frame, pageURL string) *converter {
 		}
 		c.frames = append(c.frames, x)
 		if x.owner != 0 {
-			if _, dup := c.byOwner[x.owner]; !dup {
-				c.byOwner[x.owner] = x
+			k := NodeKey{Session: x.ownerSess, Backend: x.owner}
+			if _, dup := c.byOwner[k]; !dup {
+				c.byOwner[k] = x
 			}
 		}
 	}

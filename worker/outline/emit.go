@@ -50,7 +50,7 @@ func (e *emitter) emit(ns []*node, depth int) []transport.OutlineNode {
 		e.chars += cost
 		if n.action {
 			o.Ref = e.ref(n)
-			e.elements = append(e.elements, Element{Ref: o.Ref, Backend: n.backend, Role: n.role, Name: o.Name, Disabled: n.disabled})
+			e.elements = append(e.elements, Element{Ref: o.Ref, Backend: n.backend, Session: n.session, Role: n.role, Name: o.Name, Disabled: n.disabled})
 		}
 		o.Children = e.emit(n.children, depth+1)
 		out = append(out, o)
@@ -63,7 +63,7 @@ func (e *emitter) emit(ns []*node, depth int) []transport.OutlineNode {
 
 func (e *emitter) ref(n *node) string {
 	if e.opts.RefFor != nil {
-		return e.opts.RefFor(n.backend)
+		return e.opts.RefFor(NodeKey{Session: n.session, Backend: n.backend})
 	}
 	return "e" + strconv.Itoa(len(e.elements)+1)
 }

@@ -16,7 +16,7 @@ func Find(frames []Frame, role, name string, exact bool) []Element {
 	var out []Element
 	eachNode(frames, func(n *node) {
 		if n.action && roleMatches(role, n.role) && nameMatches(want, n.name, exact) {
-			out = append(out, Element{Backend: n.backend, Role: n.role, Name: cut(n.name), Disabled: n.disabled})
+			out = append(out, Element{Backend: n.backend, Session: n.session, Role: n.role, Name: cut(n.name), Disabled: n.disabled})
 		}
 	})
 	return out
@@ -72,7 +72,7 @@ func Redactable(frames []Frame, role, name, label string) []Element {
 	var out []Element
 	eachNode(frames, func(n *node) {
 		if n.backend != 0 && roleMatches(role, n.role) && same(name, n.name) && (label == "" || fieldRoles[n.role] && same(label, n.name)) {
-			out = append(out, Element{Backend: n.backend, Role: n.role, Name: cut(n.name)})
+			out = append(out, Element{Backend: n.backend, Session: n.session, Role: n.role, Name: cut(n.name)})
 		}
 	})
 	return out

@@ -10,6 +10,8 @@ import (
 type frameIndex struct {
 	root      *axNode
 	owner     dom.BackendNodeID
+	session   string // Frame.Session
+	ownerSess string // Frame.OwnerSession
 	passwords map[dom.BackendNodeID]bool
 
 	all          []axNode
@@ -19,7 +21,7 @@ type frameIndex struct {
 }
 
 func indexFrame(f Frame) *frameIndex {
-	x := &frameIndex{owner: f.Owner, all: make([]axNode, len(f.Nodes)), controlNames: map[string]bool{}}
+	x := &frameIndex{owner: f.Owner, session: f.Session, ownerSess: f.OwnerSession, all: make([]axNode, len(f.Nodes)), controlNames: map[string]bool{}}
 	if len(f.Passwords) > 0 {
 		x.passwords = make(map[dom.BackendNodeID]bool, len(f.Passwords))
 		for _, b := range f.Passwords {

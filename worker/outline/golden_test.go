@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mafredri/cdp/protocol/dom"
-
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenarios/fixture"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -49,9 +47,9 @@ func defaults(pageURL string) outline.Options {
 }
 
 // sequentialRefs hands out e1, e2, … and counts calls per element.
-func sequentialRefs() func(dom.BackendNodeID) string {
-	refs := map[dom.BackendNodeID]string{}
-	return func(b dom.BackendNodeID) string {
+func sequentialRefs() func(outline.NodeKey) string {
+	refs := map[outline.NodeKey]string{}
+	return func(b outline.NodeKey) string {
 		if r, ok := refs[b]; ok {
 			return r
 		}

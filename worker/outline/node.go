@@ -20,8 +20,9 @@ type node struct {
 	more     int
 
 	backend dom.BackendNodeID
-	action  bool // gets a ref
-	header  bool // a table row of column headers
+	session string // Frame.Session of the frame the node is in
+	action  bool   // gets a ref
+	header  bool   // a table row of column headers
 	shape   string
 
 	// textKey groups a StaticText with its neighbours into one line of text: the inline

@@ -12,6 +12,12 @@ type Frame struct {
 	Nodes []accessibility.AXNode // Accessibility.getFullAXTree for this frame
 	Owner dom.BackendNodeID      // the <iframe> element in the parent frame; 0 for the main frame
 
+	// Session names the DevTools session the frame's backend node ids belong to: "" for the
+	// tab's own, an out-of-process frame's target id for that frame and its same-process
+	// children. Backend ids are unique only within one session, so a node is named by both.
+	// OwnerSession is the session of Owner (the parent frame's).
+	Session, OwnerSession string
+
 	// Passwords lists the page's <input type=password> elements; only membership is read, so
 	// one list for the whole page may be given to every frame. Chromium's AX tree gives a
 	// password field the role textbox and, while it is empty, nothing else that tells it
@@ -31,17 +37,27 @@ type Options struct {
 
 	// RefFor returns the worker's stable ref for an element. Build calls it once for each
 	// element that gets a ref, in output order. Nil numbers them e1, e2, … in output order.
-	RefFor func(dom.BackendNodeID) string
+	RefFor func(NodeKey) string
+}
+
+// NodeKey names one DOM node of a tab: its session (Frame.Session) and backend node id.
+type NodeKey struct {
+	Session string
+	Backend dom.BackendNodeID
 }
 
 // Element is one element an action can target.
 type Element struct {
 	Ref      string
 	Backend  dom.BackendNodeID
+	Session  string // Frame.Session of the frame it is in
 	Role     string // the outline's role: "password" and "file" included
 	Name     string
 	Disabled bool
 }
+
+// Key names the element's DOM node.
+func (e Element) Key() NodeKey { return NodeKey{Session: e.Session, Backend: e.Backend} }
 
 // Outline is the bounded page outline.
 type Outline struct {
