@@ -74,6 +74,20 @@ var (
 	OutlineTextChars = Limit{Name: "maxTextChars", Default: 12000, Ceiling: 100000}
 )
 
+// How much of a page the worker reads to build an outline: budgets bound work and memory,
+// not only output. A document (with its same-process frames) of up to OutlineFullTreeElements
+// elements has its whole accessibility tree fetched; a larger one is read in windows of at
+// most OutlineWindowElements elements in at most OutlineWindowRoots subtree reads, and its
+// outline is truncated. WorkerMemoryCeiling is the resident size the worker stays under
+// while doing so (measured by BenchmarkObserveHugePage).
+const (
+	OutlineFullTreeElements = 10000
+	OutlineWindowElements   = 4000
+	OutlineWindowRoots      = 64
+	OutlineSearchResults    = 1000 // password fields one DOM search lists
+	WorkerMemoryCeiling     = 150 << 20
+)
+
 // ResolveLimit returns the value to use for a request of want (0 means the default); a
 // request over the ceiling or below zero is refused.
 func (l Limit) Resolve(want int) (int, error) {

@@ -61,6 +61,14 @@ func (w *Worker) screenshot(ctx context.Context, t *tab, rules []transport.Redac
 		targets[k] = true
 	}
 	t.mu.Unlock()
+	m := &masking{w: w, t: t}
+	for _, f := range frames {
+		if f.Partial && len(rules) > 0 {
+			// A huge page was read in windows: a rule cannot be checked against the rest.
+			m.failed++
+			break
+		}
+	}
 	for _, rule := range rules {
 		proof.Rules = append(proof.Rules, ruleName(rule))
 		for _, el := range outline.Redactable(frames, rule.Role, rule.Name, rule.Label) {
@@ -71,7 +79,6 @@ func (w *Worker) screenshot(ctx context.Context, t *tab, rules []transport.Redac
 		proof.Matched, proof.Unmasked = len(targets), len(targets)
 		return proof, nil, nil
 	}
-	m := &masking{w: w, t: t}
 	for k := range targets {
 		m.placeNode(ctx, k)
 	}
@@ -290,8 +297,8 @@ func (m *masking) collectFrame(ctx context.Context, session string, c *cdp.Clien
 // hold a frame no session reached and have a box on the page: something shows there that
 // nothing inspected, so the proof cannot hold.
 func (m *masking) countUnreached(ctx context.Context, c *cdp.Client, reached map[page.FrameID]bool) {
-	owners, err := searchNodes(ctx, c, "iframe, frame, object, embed")
-	if err != nil {
+	owners, all, err := searchNodes(ctx, c, "iframe, frame, object, embed")
+	if err != nil || !all {
 		m.failed++
 		return
 	}

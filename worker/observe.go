@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"time"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/accessibility"
@@ -29,12 +30,17 @@ func (w *Worker) observe(ctx context.Context, r *transport.Observe) (transport.R
 	t.mu.Lock()
 	loader := t.loader
 	t.mu.Unlock()
-	frames, err := w.axFrames(ctx, t)
-	if err != nil {
-		return nil, w.cdpFailure(transport.OpObserve, transport.NotAttempted, err)
-	}
+	// The page info first, while the renderer is idle; then reading frames gets the rest of
+	// the budget less a reserve for building the outline: a huge page read in windows
+	// answers truncated when its time is up, not with a timeout.
 	var info pageText
 	if err := w.evaluate(ctx, t, documentInfoScript, &info); err != nil {
+		return nil, w.cdpFailure(transport.OpObserve, transport.NotAttempted, err)
+	}
+	fctx, fcancel := context.WithTimeout(ctx, budgets.Observation.Default-observeReserve)
+	frames, err := w.axFrames(fctx, t)
+	fcancel()
+	if err != nil {
 		return nil, w.cdpFailure(transport.OpObserve, transport.NotAttempted, err)
 	}
 	t.mu.Lock()
@@ -58,6 +64,10 @@ func (w *Worker) observe(ctx context.Context, r *transport.Observe) (transport.R
 		PageClass: outline.Classify(out, info.Title, status), Truncated: out.Truncated, Nodes: nodes, Text: out.Text}, nil
 }
 
+// observeReserve is the part of the observation budget kept for building the outline after
+// the frames are read.
+const observeReserve = 300 * time.Millisecond
+
 // axFrames fetches the AX tree of every frame of the tab: the frames of the tab's own
 // session (the main frame and same-process iframes), then each out-of-process frame's
 // through its own session, placed under its <iframe> (Frame.Owner in the parent's session).
@@ -79,7 +89,8 @@ func (w *Worker) axFrames(ctx context.Context, t *tab) ([]outline.Frame, error) 
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				frames[0].Partial = true // out of time: the frames not read make it truncated
+				break
 			}
 			w.log.Printf("out-of-process frame left out of the outline: %v", err)
 		}
@@ -91,6 +102,23 @@ func (w *Worker) axFrames(ctx context.Context, t *tab) ([]outline.Frame, error) 
 // same-process iframes. Frames in another process answer with an error and are skipped here:
 // they have sessions of their own.
 func (w *Worker) sessionFrames(ctx context.Context, t *tab, session string, c *cdp.Client) ([]outline.Frame, error) {
+	n, err := countElements(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	if n > fullTreeElements {
+		f, err := w.boundedFrame(ctx, t, session, c)
+		if err != nil && ctx.Err() == nil {
+			return nil, err
+		}
+		if err == nil {
+			if f.Passwords, err = passwordFields(ctx, c); err != nil && ctx.Err() == nil {
+				return nil, err
+			}
+		}
+		// Out of time: what was read is the outline, truncated (Partial).
+		return []outline.Frame{f}, nil
+	}
 	// With the Accessibility domain enabled Chromium keeps the tree up to date instead of
 	// building it from scratch for every getFullAXTree.
 	if !t.axOn(session) {
@@ -144,35 +172,40 @@ func (w *Worker) sessionFrames(ctx context.Context, t *tab, session string, c *c
 
 // passwordFields finds every password input of a session's document and its same-process
 // frames with one DOM search.
+// Past budgets.OutlineSearchResults the rest are outlined as plain text fields: names only,
+// never values (screenshots find password fields again, without a bound).
 func passwordFields(ctx context.Context, c *cdp.Client) ([]dom.BackendNodeID, error) {
-	return searchNodes(ctx, c, `input[type="password" i]`)
+	found, _, err := searchNodes(ctx, c, `input[type="password" i]`)
+	return found, err
 }
 
 // searchNodes finds the elements a CSS selector matches in a session's document and its
-// same-process frames, with one DOM search.
-func searchNodes(ctx context.Context, c *cdp.Client, selector string) ([]dom.BackendNodeID, error) {
+// same-process frames, with one DOM search, at most budgets.OutlineSearchResults of them;
+// all says whether that was every match.
+func searchNodes(ctx context.Context, c *cdp.Client, selector string) (found []dom.BackendNodeID, all bool, err error) {
 	if _, err := c.DOM.GetDocument(ctx, dom.NewGetDocumentArgs().SetDepth(0)); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	s, err := c.DOM.PerformSearch(ctx, dom.NewPerformSearchArgs(selector))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer func() { _ = c.DOM.DiscardSearchResults(ctx, dom.NewDiscardSearchResultsArgs(s.SearchID)) }()
 	if s.ResultCount == 0 {
-		return nil, nil
+		return nil, true, nil
 	}
-	res, err := c.DOM.GetSearchResults(ctx, dom.NewGetSearchResultsArgs(s.SearchID, 0, s.ResultCount))
+	// Bounded: a page of 50 000 matches would otherwise cost as many round trips.
+	res, err := c.DOM.GetSearchResults(ctx, dom.NewGetSearchResultsArgs(s.SearchID, 0, min(s.ResultCount, budgets.OutlineSearchResults)))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	out := make([]dom.BackendNodeID, 0, len(res.NodeIDs))
 	for _, id := range res.NodeIDs {
 		d, err := c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetNodeID(id))
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		out = append(out, d.Node.BackendNodeID)
 	}
-	return out, nil
+	return out, len(out) == s.ResultCount, nil
 }

@@ -10,10 +10,14 @@ func Build(frames []Frame, opts Options) Outline {
 	tree := collapse(contentFirst(all))
 	e := &emitter{opts: opts}
 	nodes := e.emit(tree, 1)
+	truncated := e.truncated
+	for _, f := range frames {
+		truncated = truncated || f.Partial
+	}
 	return Outline{
 		Nodes:     nodes,
-		Text:      render(nodes, e.truncated),
-		Truncated: e.truncated,
+		Text:      render(nodes, truncated),
+		Truncated: truncated,
 		Elements:  e.elements,
 		password:  c.password,
 		botCheck:  botCheck,

@@ -18,6 +18,10 @@ type Frame struct {
 	// OwnerSession is the session of Owner (the parent frame's).
 	Session, OwnerSession string
 
+	// Partial says Nodes is a bounded window of a larger tree (a huge page): the outline is
+	// truncated whatever its budgets.
+	Partial bool
+
 	// Passwords lists the page's <input type=password> elements; only membership is read, so
 	// one list for the whole page may be given to every frame. Chromium's AX tree gives a
 	// password field the role textbox and, while it is empty, nothing else that tells it

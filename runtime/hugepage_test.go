@@ -1,0 +1,96 @@
+package runtime_test
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// TestObserveHugePage: on pages of 50 000 elements, flat (one parent of 25 000 paragraphs)
+// and deep (a thousand sections), observe answers within its budget with a truncated outline
+// of the page's start, and the worker's peak resident size stays under its ceiling: the
+// budgets bound the work and memory, not only the output.
+func TestObserveHugePage(t *testing.T) {
+	t.Parallel()
+	site := runtimetest.Fixture()
+	defer site.Close()
+	for _, shape := range []string{"flat", "deep"} {
+		t.Run(shape, func(t *testing.T) {
+			rt := runtimetest.Open(t)
+			if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/huge?n=50000&shape=" + shape}); err != nil {
+				t.Fatal(err)
+			}
+			ob, err := transport.Dispatch(bg, rt, transport.Observe{MaxNodes: 10})
+			if err != nil {
+				t.Fatalf("observe: %v", err)
+			}
+			if !ob.Truncated {
+				t.Errorf("a 50 000-element page gave an outline not marked truncated:\n%s", ob.Text)
+			}
+			if n := strings.Count(ob.Text, "\n"); n > 10+1 {
+				t.Errorf("%d outline lines for maxNodes 10", n)
+			}
+			if hwm := peakRSS(t, rt); hwm > budgets.WorkerMemoryCeiling {
+				t.Errorf("the worker peaked at %d MiB, over its %d MiB ceiling", hwm>>20, budgets.WorkerMemoryCeiling>>20)
+			}
+		})
+	}
+}
+
+// peakRSS is the worker process's peak resident size (VmHWM).
+func peakRSS(t testing.TB, rt *runtime.Runtime) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(rt.WorkerPid()) + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			if err != nil {
+				t.Fatalf("VmHWM %q", v)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmHWM in the worker's status")
+	return 0
+}
+
+// BenchmarkObserveHugePage measures observe {maxNodes:10} on the 50 000-element pages (the
+// first observe of each document: the browser builds its accessibility tree) and the
+// worker's peak resident size, as medians over b.N sessions.
+func BenchmarkObserveHugePage(b *testing.B) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	for _, shape := range []string{"flat", "deep"} {
+		b.Run(shape, func(b *testing.B) {
+			var took []time.Duration
+			var peak []time.Duration // peak RSS in bytes, kept as durations to reuse median
+			for range b.N {
+				rt := runtimetest.Open(b)
+				if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/huge?n=50000&shape=" + shape}); err != nil {
+					b.Fatal(err)
+				}
+				t0 := time.Now()
+				if _, err := transport.Dispatch(bg, rt, transport.Observe{MaxNodes: 10}); err != nil {
+					b.Fatal(err)
+				}
+				took = append(took, time.Since(t0))
+				peak = append(peak, time.Duration(peakRSS(b, rt)))
+				if err := rt.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(median(took).Milliseconds()), "observe-ms")
+			b.ReportMetric(float64(median(peak))/(1<<20), "worker-peak-MiB")
+		})
+	}
+}

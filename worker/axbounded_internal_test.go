@@ -1,0 +1,60 @@
+package worker
+
+import (
+	"context"
+	"io"
+	"log"
+	"testing"
+	"time"
+
+	"github.com/mafredri/cdp/protocol/target"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
+	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// TestBoundedReadMatchesFullTree: a page read in windows (forced here on /big by lowering
+// the full-tree limit) outlines like the whole tree, node for node; only the truncation mark
+// differs. The windows link up through the nodes' own child ids.
+func TestBoundedReadMatchesFullTree(t *testing.T) {
+	b, err := runtimetest.Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := runtimetest.Fixture()
+	defer site.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	w := &Worker{log: log.New(io.Discard, "", 0), base: policy.AllowAll(), tabs: map[target.ID]*tab{}}
+	w.egress.active = w.base
+	if err := w.connect(ctx, b.WebSocketURL()); err != nil {
+		t.Fatal(err)
+	}
+	defer w.teardown()
+	if _, err := w.navigate(ctx, &transport.Navigate{URL: site.URL + "/big"}, w.base); err != nil {
+		t.Fatal(err)
+	}
+	// One window holding the whole page, then windows of 300 elements: shells down to the
+	// sections, whole sections under them.
+	for _, window := range []int{budgets.OutlineWindowElements, 300} {
+		full, err := w.observe(ctx, &transport.Observe{MaxNodes: 120})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fullTreeElements, windowElements = 50, window
+		windowed, err := w.observe(ctx, &transport.Observe{MaxNodes: 120})
+		fullTreeElements, windowElements = budgets.OutlineFullTreeElements, budgets.OutlineWindowElements
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, b := full.(*transport.ObserveResult), windowed.(*transport.ObserveResult)
+		if !b.Truncated {
+			t.Errorf("window %d: a windowed read is not marked truncated", window)
+		}
+		if f.Text != b.Text || len(f.Nodes) != len(b.Nodes) {
+			t.Errorf("window %d: windowed outline differs from the full one:\n%s\nfull:\n%s", window, b.Text, f.Text)
+		}
+	}
+}
