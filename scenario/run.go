@@ -213,7 +213,9 @@ func (s *runState) body(ctx context.Context, server **fixtureServer, rt **runtim
 			return err
 		}
 	}
-	r, err := s.env.Open(ctx, l.sessionSpec())
+	spec := l.sessionSpec()
+	spec.Event = s.event
+	r, err := s.env.Open(ctx, spec)
 	if err != nil {
 		s.event("runtime", "open", "failed")
 		return budgetOr(ctx, err)
@@ -357,6 +359,9 @@ type SessionSpec struct {
 	Subresources   string   // transport.SubresourcesFail or SubresourcesReport
 	ServiceWorkers string   // "block" or "allow"
 	Redaction      []transport.RedactionRule
+	// Event records a lifecycle event of the scenario (Env.Open reports a browser relaunch
+	// with it: kind "runtime", name "relaunch"); set by Run.
+	Event func(kind, name, status string)
 }
 
 func (l *Loaded) sessionSpec() SessionSpec {
