@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -102,5 +103,58 @@ func TestBrowserKilledDuringAct(t *testing.T) {
 	}
 	if err := runtimetest.AwaitNoLeaks(before); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestTabClosingItselfIsNotABrowserCrash: a tab's socket closing gives the very same error
+// as a dead browser's, so only the browser connection may say browser_crashed. A popup that
+// closes itself leaves tab_not_found for that tab and a session that keeps working.
+func TestTabClosingItselfIsNotABrowserCrash(t *testing.T) {
+	t.Parallel()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		switch r.URL.Path {
+		case "/":
+			fmt.Fprint(w, `<!doctype html><title>Opener</title><button onclick="window.open('/closer', '_blank')">Open</button>`)
+		case "/closer":
+			fmt.Fprint(w, `<!doctype html><title>Closer</title><button onclick="window.close()">Close me</button>`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer site.Close()
+	rt := runtimetest.Open(t)
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Open"}}); err != nil {
+		t.Fatal(err)
+	}
+	pop, err := transport.Dispatch(bg, rt, transport.WaitPopup{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := transport.Dispatch(bg, rt, transport.Assert{Tab: pop.Popup, Kind: transport.AssertTitle, Value: "Closer"}); err != nil {
+		t.Fatal(err)
+	}
+	_, actErr := transport.Dispatch(bg, rt, transport.Act{Tab: pop.Popup, Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Close me"}})
+	if errors.Is(actErr, transport.ErrCode(transport.CodeBrowserCrashed)) {
+		t.Fatalf("a tab closing itself was taken for a dead browser: %v", actErr)
+	}
+	// Until the worker has seen the target go, the tab's calls fail on its closed socket.
+	deadline := time.Now().Add(budgets.Navigation.Default)
+	for {
+		_, err = transport.Dispatch(bg, rt, transport.Read{Tab: pop.Popup})
+		if err != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the popup never closed")
+		}
+	}
+	wantCode(t, err, transport.CodeTabNotFound, transport.NotAttempted)
+	rd, err := transport.Dispatch(bg, rt, transport.Read{})
+	if err != nil || rd.Title != "Opener" {
+		t.Fatalf("the opener after the popup closed: %+v, %v", rd, err)
 	}
 }

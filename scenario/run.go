@@ -75,7 +75,8 @@ func (s *runState) hook(ctx context.Context, name string, c *Command) error {
 // never panics on a scenario's behalf and always returns a complete report.
 //
 // Events, in order, as far as the scenario got: hook.setup; server.start (managed only:
-// ok, failed or reused) and server.ready; hook.reset; runtime.open; then finally
+// ok, failed or reused) and server.ready; hook.reset; runtime.relaunch (Env.Open relaunched a
+// dead browser); runtime.open; then finally
 // runtime.close, hook.cleanup and server.stop (whenever a managed server was started, also
 // when it never became ready).
 func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {

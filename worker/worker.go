@@ -252,7 +252,7 @@ func (w *Worker) Handle(ctx context.Context, op transport.Operation, octx *trans
 	if len(blocked) == 0 {
 		return res, err
 	}
-	if fail && op.OpName() != transport.OpClose {
+	if fail && op.OpName() != transport.OpClose && !w.life.isDead() { // a dead browser says more
 		return nil, egressDenied(op.OpName(), blocked, transport.Unknown, false)
 	}
 	if err != nil {
