@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -76,6 +77,12 @@ func TestBrowserKilledDuringAct(t *testing.T) {
 	oe := wantCode(t, err, transport.CodeBrowserCrashed, transport.Unknown)
 	if oe.Retry != transport.RetryNever || oe.Operation != transport.OpAct {
 		t.Errorf("in-flight act: %+v", oe)
+	}
+	// The raw rpcc/websocket error stays local: no socket text or address in the message.
+	for _, raw := range []string{"websocket", "rpcc", "reset by peer", "127.0.0.1"} {
+		if strings.Contains(oe.Message, raw) {
+			t.Errorf("message %q carries %q", oe.Message, raw)
+		}
 	}
 	later := []transport.Operation{&transport.Read{}, &transport.Observe{}, &transport.ListTabs{},
 		&transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Freeze"}},
