@@ -51,6 +51,10 @@ type Options struct {
 	// leaving in-browser enforcement alone. The default ("") routes a launched or loopback
 	// browser through it (see startProxy).
 	EdgeProxy string
+	// OnBrowserCrash, when set, is called once, when the session first learns its browser
+	// died (a call failed browser_crashed): `run` uses it to stop opening sessions in an
+	// attached browser that is gone.
+	OnBrowserCrash func()
 }
 
 // EdgeProxyOff is the Options.EdgeProxy value that turns the egress proxy off.
@@ -70,6 +74,7 @@ type Runtime struct {
 	edge         atomic.Pointer[policy.Policy] // the policy the proxy admits
 	evidence     *EvidenceOptions
 	secrets      *secrets.Set
+	crash        crashNotice
 
 	mu      sync.Mutex
 	toTab   map[string]string // worker target ID → handle
@@ -97,7 +102,7 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, transport.Invalid("", "edgeProxy", "expected %q or empty, got %q", EdgeProxyOff, opts.EdgeProxy)
 	}
 	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}, lookupEnv: opts.LookupEnv, subresources: opts.Subresources,
-		evidence: opts.Evidence, secrets: opts.Secrets}
+		evidence: opts.Evidence, secrets: opts.Secrets, crash: crashNotice{notify: opts.OnBrowserCrash}}
 	if r.secrets == nil {
 		r.secrets = secrets.New()
 	}
@@ -214,6 +219,7 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 	}
 	r.edge.Store(&pol)
 	res, err := r.client.Call(ctx, op, octx)
+	err = r.browserDied(op, err)
 	res, err = r.withProxyBlocked(name, res, err)
 	if err != nil {
 		return nil, r.scrubError(name, r.withFailureEvidence(op, err))

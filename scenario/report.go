@@ -65,7 +65,7 @@ type ScenarioReport struct {
 type Event struct {
 	AtMs   int64  `json:"atMs"`
 	Kind   string `json:"kind"` // hook | server | runtime
-	Name   string `json:"name"` // setup, reset, cleanup | start, ready, stop | open, close
+	Name   string `json:"name"` // setup, reset, cleanup | start, ready, stop | relaunch, open, close
 	Status string `json:"status"`
 }
 

@@ -75,7 +75,8 @@ func (s *runState) hook(ctx context.Context, name string, c *Command) error {
 // never panics on a scenario's behalf and always returns a complete report.
 //
 // Events, in order, as far as the scenario got: hook.setup; server.start (managed only:
-// ok, failed or reused) and server.ready; hook.reset; runtime.open; then finally
+// ok, failed or reused) and server.ready; hook.reset; runtime.relaunch (Env.Open relaunched a
+// dead browser); runtime.open; then finally
 // runtime.close, hook.cleanup and server.stop (whenever a managed server was started, also
 // when it never became ready).
 func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
@@ -213,7 +214,9 @@ func (s *runState) body(ctx context.Context, server **fixtureServer, rt **runtim
 			return err
 		}
 	}
-	r, err := s.env.Open(ctx, l.sessionSpec())
+	spec := l.sessionSpec()
+	spec.Event = s.event
+	r, err := s.env.Open(ctx, spec)
 	if err != nil {
 		s.event("runtime", "open", "failed")
 		return budgetOr(ctx, err)
@@ -357,6 +360,9 @@ type SessionSpec struct {
 	Subresources   string   // transport.SubresourcesFail or SubresourcesReport
 	ServiceWorkers string   // "block" or "allow"
 	Redaction      []transport.RedactionRule
+	// Event records a lifecycle event of the scenario (Env.Open reports a browser relaunch
+	// with it: kind "runtime", name "relaunch"); set by Run.
+	Event func(kind, name, status string)
 }
 
 func (l *Loaded) sessionSpec() SessionSpec {

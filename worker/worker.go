@@ -58,6 +58,7 @@ type Worker struct {
 	popups   popupQueue
 	egress   egress
 	secrets  []string // secret texts typed this session, masked in screenshots; memory only
+	life     browserLife
 
 	// refSeq numbers outline refs across every tab and document (refs.go).
 	refSeq atomic.Int64
@@ -80,6 +81,7 @@ func Run(ctx context.Context, opts Options) error {
 		base = p
 	}
 	w := &Worker{log: lg, base: base, tabs: map[target.ID]*tab{}}
+	w.life.init()
 	w.egress.active = base
 	w.egress.report = opts.Subresources == transport.SubresourcesReport
 	w.allowServiceWorkers = opts.ServiceWorkers == "allow"
@@ -105,6 +107,7 @@ func (w *Worker) connect(ctx context.Context, cdpURL string) error {
 	if err != nil {
 		return fmt.Errorf("cannot connect to the browser's DevTools endpoint: %w", err)
 	}
+	w.watchBrowser()
 	v, err := w.bc.Browser.GetVersion(ctx)
 	if err != nil {
 		return fmt.Errorf("the browser did not answer Browser.getVersion: %w", err)
@@ -216,6 +219,7 @@ func (w *Worker) teardown() {
 		w.contextID = ""
 	}
 	if w.bconn != nil {
+		w.life.closing.Store(true)
 		_ = w.bconn.Close()
 	}
 }
@@ -224,6 +228,11 @@ func (w *Worker) teardown() {
 // origin policy, and reports what the policy refused in the browser while it ran. A request
 // refused since the previous operation ends this one before it acts.
 func (w *Worker) Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
+	if err := w.browserGone(op.OpName()); err != nil {
+		return nil, err
+	}
+	ctx, stop := w.whileBrowserLives(ctx)
+	defer stop()
 	pol, err := w.effectivePolicy(op.OpName(), octx)
 	if err != nil {
 		return nil, err
@@ -247,7 +256,7 @@ func (w *Worker) Handle(ctx context.Context, op transport.Operation, octx *trans
 	if len(blocked) == 0 {
 		return res, err
 	}
-	if fail && op.OpName() != transport.OpClose {
+	if fail && op.OpName() != transport.OpClose && !w.life.isDead() { // a dead browser says more
 		return nil, egressDenied(op.OpName(), blocked, transport.Unknown, false)
 	}
 	if err != nil {
@@ -259,7 +268,8 @@ func (w *Worker) Handle(ctx context.Context, op transport.Operation, octx *trans
 	return res, nil
 }
 
-func (w *Worker) run(ctx context.Context, op transport.Operation, pol policy.Policy) (transport.Result, error) {
+func (w *Worker) run(ctx context.Context, op transport.Operation, pol policy.Policy) (res transport.Result, err error) {
+	defer func() { res, err = w.blameBrowser(op, res, err) }()
 	switch r := op.(type) {
 	case *transport.Navigate:
 		return w.navigate(ctx, r, pol)
@@ -339,8 +349,14 @@ func (w *Worker) cdpFailure(op string, mut transport.MutationState, err error) e
 	if errors.Is(err, context.Canceled) {
 		return transport.NewError(op, transport.PhaseExecute, transport.CodeCancelled, retryFor(mut), mut, "cancelled").WithCause(err)
 	}
-	if errors.Is(err, rpcc.ErrConnClosing) {
-		return transport.NewError(op, transport.PhaseExecute, transport.CodeBrowserCrashed, retryFor(mut), mut, "the connection to the browser closed").WithCause(err)
+	if connClosed(err) {
+		// A tab's (or frame's) socket closed: it went away, or the whole browser did, which
+		// only the browser connection tells (see browserlife.go; run's blameBrowser waits
+		// for it when the tab's socket closed first).
+		if w.life.isDead() {
+			return transport.NewError(op, transport.PhaseExecute, transport.CodeBrowserCrashed, transport.RetryNever, mut, "the browser died during the operation (its DevTools connection closed)").WithCause(err)
+		}
+		return transport.NewError(op, transport.PhaseExecute, transport.CodeTabNotFound, transport.RetryNever, mut, "the tab (or a frame in it) went away during the operation").WithCause(err)
 	}
 	return transport.NewError(op, transport.PhaseExecute, transport.CodeInternal, retryFor(mut), mut, "the browser refused a DevTools call").WithCause(err)
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fastbrowser/fastbrowser/runtime"
-	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/scenario/junit"
@@ -78,8 +77,14 @@ func (rs *runSession) env(l *scenario.Loaded) scenario.Env {
 					"the artifact store %s cannot be opened", rs.stores.root)
 			}
 			opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: rs.rep.RunID, Owner: spec.ID, Redaction: spec.Redaction, OnFailure: true}
-			if opts.CDPURL == "" {
-				ws, err := rs.browser.wsURL(ctx, opts)
+			attached := opts.CDPURL != ""
+			if attached {
+				if err := rs.browser.attachable(); err != nil {
+					return nil, err
+				}
+				opts.OnBrowserCrash = rs.browser.noteCrash
+			} else {
+				ws, err := rs.browser.wsURL(ctx, opts, spec.Event, rs.st.stderr)
 				if err != nil {
 					return nil, launchFailed(err)
 				}
@@ -93,6 +98,9 @@ func (rs *runSession) env(l *scenario.Loaded) scenario.Env {
 			}
 			rt, err := runtime.Open(ctx, opts)
 			<-rs.opening
+			if attached {
+				err = rs.browser.attachResult(err)
+			}
 			if err == nil {
 				rs.version.Do(func() { rs.rep.Browser.Version = rt.BrowserVersion() })
 			}
@@ -128,29 +136,4 @@ func (rs *runSession) close() {
 	rs.stores.close()
 	_ = rs.stdout.Flush()
 	_ = rs.stderr.Flush()
-}
-
-// sharedBrowser launches one Chromium for the whole run, on first use, so a run whose
-// fixtures never come up never starts a browser. Each scenario gets its own worker and
-// browser context in it.
-type sharedBrowser struct {
-	once    sync.Once
-	browser *chromium.Browser
-	err     error
-}
-
-func (sb *sharedBrowser) wsURL(ctx context.Context, opts runtime.Options) (string, error) {
-	sb.once.Do(func() {
-		sb.browser, sb.err = chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log})
-	})
-	if sb.err != nil {
-		return "", sb.err
-	}
-	return sb.browser.WebSocketURL(), nil
-}
-
-func (sb *sharedBrowser) close() {
-	if sb.browser != nil {
-		_ = sb.browser.Close()
-	}
 }
