@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mafredri/cdp/protocol/target"
-
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
@@ -27,8 +25,7 @@ func TestBoundedReadMatchesFullTree(t *testing.T) {
 	defer site.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	w := &Worker{log: log.New(io.Discard, "", 0), base: policy.AllowAll(), tabs: map[target.ID]*tab{}}
-	w.egress.active = w.base
+	w := newWorker(log.New(io.Discard, "", 0), policy.AllowAll())
 	if err := w.connect(ctx, b.WebSocketURL()); err != nil {
 		t.Fatal(err)
 	}

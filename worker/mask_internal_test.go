@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mafredri/cdp/protocol/target"
-
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -30,8 +28,7 @@ func TestMaskFailsClosedOnUninspectedFrame(t *testing.T) {
 	framed := strings.Replace(site.URL, "127.0.0.1", "localhost", 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	w := &Worker{log: log.New(io.Discard, "", 0), base: policy.AllowAll(), tabs: map[target.ID]*tab{}}
-	w.egress.active = w.base
+	w := newWorker(log.New(io.Discard, "", 0), policy.AllowAll())
 	if err := w.connect(ctx, b.WebSocketURL()); err != nil {
 		t.Fatal(err)
 	}

@@ -80,9 +80,7 @@ func Run(ctx context.Context, opts Options) error {
 		}
 		base = p
 	}
-	w := &Worker{log: lg, base: base, tabs: map[target.ID]*tab{}}
-	w.life.init()
-	w.egress.active = base
+	w := newWorker(lg, base)
 	w.egress.report = opts.Subresources == transport.SubresourcesReport
 	w.allowServiceWorkers = opts.ServiceWorkers == "allow"
 	w.proxyServer = opts.ProxyServer
@@ -95,6 +93,14 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	defer w.teardown()
 	return transport.Serve(ctx, opts.In, opts.Out, w, transport.ServerOptions{Ready: transport.ReadyInfo{Browser: w.product}})
+}
+
+// newWorker is a worker before it connects: base policy in force, no tabs.
+func newWorker(lg *log.Logger, base policy.Policy) *Worker {
+	w := &Worker{log: lg, base: base, tabs: map[target.ID]*tab{}}
+	w.life.init()
+	w.egress.active = base
+	return w
 }
 
 func (w *Worker) connect(ctx context.Context, cdpURL string) error {
