@@ -98,6 +98,20 @@ func TestServerAndHookSecretsNeverLeak(t *testing.T) {
 			t.Errorf("swept %d files, want the three reports and the artifacts", n)
 		}
 	}
+
+	// replay starts the same server and hooks: its outputs are as clean.
+	again := filepath.Join(dir, "replay")
+	rep := runCLI(t, map[string]string{"SERVER_SECRET": serverSecret, "HOOK_SECRET": hookSecret, "FASTBROWSER_DEBUG": "1"},
+		"replay", "--out", again, filepath.Join(out, "report.json"))
+	if rep.code != 1 || !strings.Contains(rep.stdout, "reproduced: true") {
+		t.Fatalf("replay: exit %d\n%s%s", rep.code, rep.stdout, rep.stderr)
+	}
+	if !strings.Contains(rep.stderr, "plain on stderr "+secrets.Mask) {
+		t.Errorf("replay's FASTBROWSER_DEBUG stderr lacks the masked server line:\n%s", rep.stderr)
+	}
+	for _, secret := range []string{serverSecret, hookSecret} {
+		sweepForSecret(t, secret, again, map[string][]byte{"replay stdout": []byte(rep.stdout), "replay stderr": []byte(rep.stderr)})
+	}
 }
 
 // TestValidateRefusesSecretInInstruction: a step instruction holding the value of a secret
