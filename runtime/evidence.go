@@ -88,7 +88,7 @@ func (r *Runtime) commitEvidence(runID string, res *transport.CaptureEvidenceRes
 				continue
 			}
 		} else {
-			data = r.secrets.ScrubBytes(data) // the store cuts diagnostics to their limit
+			data = r.secrets.ScrubJSON(data) // the store cuts diagnostics to their limit
 		}
 		meta, err := r.evidence.Store.Put(runID, r.evidence.Owner, p.Kind, data, truncated)
 		switch {

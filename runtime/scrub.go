@@ -9,7 +9,8 @@ import (
 )
 
 // scrubResult removes every secret of the session from a result (read text, titles, URLs,
-// outline text…) by scrubbing its JSON and decoding it again. Nothing to scrub, no cost.
+// outline text…) by scrubbing its JSON, each string decoded as well (the outline's quoted
+// text), and decoding it again. Nothing to scrub, no cost.
 func (r *Runtime) scrubResult(op transport.Operation, res transport.Result) transport.Result {
 	if r.secrets.Len() == 0 || res == nil {
 		return res
@@ -19,7 +20,7 @@ func (r *Runtime) scrubResult(op transport.Operation, res transport.Result) tran
 		return res
 	}
 	clean := transport.NewResult(op)
-	if err := json.Unmarshal(r.secrets.ScrubBytes(raw), clean); err != nil {
+	if err := json.Unmarshal(r.secrets.ScrubJSON(raw), clean); err != nil {
 		return res
 	}
 	return clean

@@ -122,6 +122,9 @@ func short(s string) string {
 func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenario.Loaded) error {
 	rs := newRunSession(c, st, c.String("out"))
 	defer rs.close()
+	if err := rs.registerSecrets([]*scenario.Loaded{l}); err != nil {
+		return err
+	}
 	if c.Bool("keep-open") {
 		rs.beforeClose = func(ctx context.Context, _ *scenario.ScenarioReport) {
 			if ctx.Err() != nil {

@@ -81,6 +81,9 @@ func runCommand(st *state) *cli.Command {
 func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string) error {
 	rs := newRunSession(c, st, out)
 	defer rs.close()
+	if err := rs.registerSecrets(loaded); err != nil {
+		return err
+	}
 	if !c.Bool("json") && len(loaded) > 1 {
 		fmt.Fprintf(rs.st.stdout, "running %d scenarios, up to %d at a time\n", len(loaded), min(c.Int("jobs"), len(loaded)))
 	}

@@ -17,16 +17,25 @@ func serveCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:      "serve",
 		Usage:     "open one browser session and speak protocol v1 on stdin/stdout (for parent processes in any language)",
-		UsageText: "fastbrowser serve [--browser PATH | --cdp-url URL] [--headed] [--allowed-origin ORIGIN ...] [--artifacts DIR]",
+		UsageText: "fastbrowser serve [--browser PATH | --cdp-url URL] [--headed] [--allowed-origin ORIGIN ...] [--artifacts DIR] [--secret-env NAME ...]",
 		Flags: append(browserFlags(),
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default any http/https origin)"},
 			&cli.StringFlag{Name: "artifacts", Usage: "private evidence store `DIR` (0700): enables captureEvidence and failure evidence"},
+			secretEnvFlag,
 		),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
 				return err
 			}
 			opts := runtimeOptions(c, st, c.StringSlice("allowed-origin"))
+			set, err := serveSecrets(c, st)
+			if err != nil {
+				return err
+			}
+			var flush func()
+			opts.Secrets = set
+			opts.Log, flush = scrubbedLog(opts.Log, set)
+			defer flush()
 			if dir := c.String("artifacts"); dir != "" {
 				session := scenario.NewRunID(time.Now()) // unique and path-safe
 				store, err := artifacts.Open(dir, "serve-"+session)

@@ -18,7 +18,16 @@ func validateCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			loaded, errs := loadAll(files, scenario.Overrides{})
+			all, errs := loadAll(files, scenario.Overrides{})
+			var loaded []*scenario.Loaded
+			for _, l := range all {
+				// Secrets need not be set to validate; those that are must not be in an instruction.
+				if err := scenario.CheckInstructions(l, st.lookup()); err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				loaded = append(loaded, l)
+			}
 			for _, e := range errs {
 				fmt.Fprintln(st.stderr, e)
 			}

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"html"
+	"html/template"
 	"image/png"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,12 +21,56 @@ import (
 
 const leakSecret = "Hunter2-Tok&n<42>"
 
-// secretForms are the encodings a sweep must not find anywhere.
+// secretForms are the encodings a sweep must not find anywhere: the raw value, what a page
+// or a report makes of it (URL, base64, JSON, HTML), what the outline and %q messages make
+// of it (Go quoting), and that quoting as report.json, report.html and junit.xml write it.
 func secretForms(s string) []string {
 	j, _ := json.Marshal(s)
+	quoted := strconv.Quote(s)
+	quoted = quoted[1 : len(quoted)-1]
+	jq, _ := json.Marshal(quoted)
+	var tmpl, xmlRaw, xmlQuoted strings.Builder
+	_ = template.Must(template.New("").Parse(`{{.}}`)).Execute(&tmpl, s)
+	_ = xml.EscapeText(&xmlRaw, []byte(s))
+	_ = xml.EscapeText(&xmlQuoted, []byte(quoted))
 	return []string{s, url.QueryEscape(s), url.PathEscape(s), strings.ReplaceAll(url.QueryEscape(s), "+", "%20"),
 		base64.StdEncoding.EncodeToString([]byte(s)), base64.URLEncoding.EncodeToString([]byte(s)),
-		strings.Trim(string(j), `"`), html.EscapeString(s)}
+		string(j[1 : len(j)-1]), html.EscapeString(s), tmpl.String(), xmlRaw.String(),
+		quoted, string(jq[1 : len(jq)-1]), html.EscapeString(quoted), xmlQuoted.String()}
+}
+
+// sweepForSecret fails t for each output holding secret in any of secretForms: the texts
+// given (stdout, stderr, a serve transcript…) and every file under dir (reports,
+// artifacts). It returns how many files it read.
+func sweepForSecret(t *testing.T, secret, dir string, texts map[string][]byte) int {
+	t.Helper()
+	outputs := map[string][]byte{}
+	for name, b := range texts {
+		outputs[name] = b
+	}
+	files := 0
+	if dir != "" {
+		err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+			if err != nil || info.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			outputs[p] = b
+			files++
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, b := range outputs {
+		for _, form := range secretForms(secret) {
+			if bytes.Contains(b, []byte(form)) {
+				t.Errorf("%s holds the secret as %q", name, form)
+			}
+		}
+	}
+	return files
 }
 
 // TestSecretNeverLeaks is the evidence issue's acceptance 1: a secret from the environment is
@@ -75,30 +122,12 @@ func TestSecretNeverLeaks(t *testing.T) {
 	if !strings.Contains(string(r.Scenarios[0].Operations[3].Result), "[secret]") {
 		t.Errorf("the read result does not show the masked echo: %s", r.Scenarios[0].Operations[3].Result)
 	}
-	outputs := map[string][]byte{"stdout": []byte(res.stdout), "stderr": []byte(res.stderr)}
-	err := filepath.Walk(out, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		outputs[p] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, want := range []string{"report.json", "report.html", "junit.xml"} {
-		if _, ok := outputs[filepath.Join(out, want)]; !ok {
+		if _, err := os.Stat(filepath.Join(out, want)); err != nil {
 			t.Errorf("%s was not written", want)
 		}
 	}
-	for name, b := range outputs {
-		for _, form := range secretForms(leakSecret) {
-			if bytes.Contains(b, []byte(form)) {
-				t.Errorf("%s holds the secret as %q", name, form)
-			}
-		}
-	}
+	sweepForSecret(t, leakSecret, out, map[string][]byte{"stdout": []byte(res.stdout), "stderr": []byte(res.stderr)})
 }
 
 // TestRedactionNotProvenInRun is acceptance 2: a redaction rule matching a field the mask

@@ -57,6 +57,18 @@ func newRunSession(c *cli.Context, st *state, out string) *runSession {
 	return rs
 }
 
+// registerSecrets adds every secret the scenarios name (typed text, server and hook env) to
+// the run's set before anything runs or prints, so each is masked from the first byte on,
+// not only once an act types it.
+func (rs *runSession) registerSecrets(loaded []*scenario.Loaded) error {
+	for _, l := range loaded {
+		if err := scenario.RegisterSecrets(l, rs.st.lookup(), rs.secrets); err != nil {
+			return exitWith(exitInvalid, "%v", err)
+		}
+	}
+	return nil
+}
+
 // env is one scenario's runner environment: its own worker, browser context and artifact
 // store (evidence, and the hook and server logs), in the run's one browser.
 func (rs *runSession) env(l *scenario.Loaded) scenario.Env {
@@ -118,7 +130,7 @@ func (rs *runSession) finish() (string, error) {
 		rs.rep.Status = scenario.StatusInterrupted
 	}
 	reportPath := filepath.Join(rs.out, "report.json")
-	if err := rs.rep.WriteFileScrubbed(reportPath, rs.secrets.ScrubBytes); err != nil {
+	if err := rs.rep.WriteFileScrubbed(reportPath, rs.secrets.ScrubJSON); err != nil {
 		return "", exitWith(exitFailed, "cannot write %s", reportPath)
 	}
 	if err := junit.WriteFile(filepath.Join(rs.out, "junit.xml"), rs.rep, rs.secrets.ScrubBytes); err != nil {

@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"html"
+	htmltemplate "html/template"
 	"strings"
 	"text/template"
 )
@@ -15,12 +16,20 @@ var (
 	htmlAttrNew  = strings.NewReplacer("&", "&amp;", "\u00a0", "&nbsp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;")
 )
 
-// htmlForms are v as HTML text: Go's two escapers (our HTML report uses them; they differ
-// on NUL) and the browser's serialisation of text nodes and attribute values.
+// reportText is how report.html (html/template) writes a value into element text or a
+// quoted attribute. Its contextual escaper is not HTMLEscapeString: it also writes '+' as
+// &#43;, so it is taken from a template run rather than reimplemented.
+var reportText = htmltemplate.Must(htmltemplate.New("text").Parse(`{{.}}`))
+
+// htmlForms are v as HTML text: Go's escapers (our HTML report uses them; they differ on
+// NUL and '+') and the browser's serialisation of text nodes and attribute values.
 func htmlForms(v string) []string {
+	var b strings.Builder
+	_ = reportText.Execute(&b, v) // a string into a strings.Builder never fails
 	return []string{
 		html.EscapeString(v),
 		template.HTMLEscapeString(v),
+		b.String(),
 		htmlTextNode.Replace(v),
 		htmlAttrOld.Replace(v),
 		htmlAttrNew.Replace(v),

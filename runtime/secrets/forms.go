@@ -6,13 +6,29 @@ const minFormLen = 4
 
 // formsOf returns every spelling of v that output may carry, deduplicated, raw v included.
 // Each encoder lives in its own file with the reason it exists.
+//
+// The spellings come in two layers, as the project emits them. First what the text itself
+// becomes: v re-spaced or repaired (the outline folds white space), Go-quoted (the outline
+// and %q messages), URL-encoded or base64-encoded (by a page). Then the document each of
+// those is written into: JSON (results, report.json, serve), HTML (report.html) and XML
+// (junit.xml). So `ab\cd"ef` is also found as the outline's `ab\\cd\"ef`, as that line in
+// report.json (`ab\\\\cd\\\"ef`) and in report.html (`ab\\cd\&#34;ef`).
 func formsOf(v string) []string {
+	var text []string
+	for _, t := range foldedForms(v) {
+		text = append(text, t)
+		text = append(text, quotedForms(t)...)
+	}
+	text = append(text, urlForms(v)...)
+	text = append(text, base64Forms(v)...)
+
 	var all []string
-	all = append(all, v)
-	all = append(all, urlForms(v)...)
-	all = append(all, base64Forms(v)...)
-	all = append(all, jsonForms(v)...)
-	all = append(all, htmlForms(v)...)
+	for _, t := range text {
+		all = append(all, t)
+		all = append(all, jsonForms(t)...)
+		all = append(all, htmlForms(t)...)
+		all = append(all, xmlForms(t)...)
+	}
 
 	seen := make(map[string]struct{}, len(all))
 	out := all[:0]

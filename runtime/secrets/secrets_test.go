@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -50,6 +51,15 @@ func TestEveryFormIsScrubbed(t *testing.T) {
 		"HTMLEscapeString":   template.HTMLEscapeString(secret),
 		"innerHTML text":     `p@ss w0rd/&lt;&amp;&gt;"'é`,
 		"innerHTML attr":     `p@ss w0rd/<&amp;>&quot;'é`,
+		// The project's own emitters, and what each is written into.
+		"%q":                 `p@ss w0rd/<&>\"'é`,
+		"%+q":                `p@ss w0rd/<&>\"'\u00e9`,
+		"%q in json":         `p@ss w0rd/\u003c\u0026\u003e\\\"'é`,
+		"%q in json no html": `p@ss w0rd/<&>\\\"'é`,
+		"%q in report.html":  `p@ss w0rd/&lt;&amp;&gt;\&#34;&#39;é`,
+		"html/template":      `p@ss w0rd/&lt;&amp;&gt;&#34;&#39;é`,
+		"junit.xml":          `p@ss w0rd/&lt;&amp;&gt;&#34;&#39;é`,
+		"%+q in json":        `p@ss w0rd/\u003c\u0026\u003e\\\"'\\u00e9`,
 	}
 	for name, form := range forms {
 		t.Run(name, func(t *testing.T) {
@@ -61,6 +71,57 @@ func TestEveryFormIsScrubbed(t *testing.T) {
 				t.Errorf("ScrubBytes(%q) = %q", in, got)
 			}
 		})
+	}
+}
+
+// TestSpacedSecretForms covers a secret with a tab, a newline, a run of spaces and '+':
+// the outline folds the white space, %q writes \t and \n, junit.xml writes &#x9; and
+// &#xA;, and report.html writes '+' as &#43;.
+func TestSpacedSecretForms(t *testing.T) {
+	const spaced = "a+b\tc\nd  e"
+	s := newSet(t, spaced)
+	for name, form := range map[string]string{
+		"outline fold":       "a+b c d e",
+		"innerText collapse": "a+b c d e",
+		"%q":                 `a+b\tc\nd  e`,
+		"%q of the fold":     `a+b c d e`,
+		"junit attribute":    "a+b&#x9;c&#xA;d  e",
+		"junit text block":   "a+b&#x9;c\nd  e",
+		"report.html":        "a&#43;b\tc\nd  e",
+		"%q in report.html":  `a&#43;b\tc\nd  e`,
+		"%q in json":         `a+b\\tc\\nd  e`,
+	} {
+		in := "before " + form + " after"
+		if got, want := s.Scrub(in), "before "+Mask+" after"; got != want {
+			t.Errorf("%s: Scrub(%q) = %q, want %q", name, in, got, want)
+		}
+	}
+}
+
+// TestScrubJSONFindsEscapedText covers text that was already escaped once before it was
+// put in JSON (here a page's outerHTML, whose attribute escaping JSON then escapes again):
+// no form list covers every pair of layers, so ScrubJSON scrubs the strings decoded. The
+// rest of the document stays as it was, byte for byte.
+func TestScrubJSONFindsEscapedText(t *testing.T) {
+	const quoted = `ab\cd"ef`
+	s := newSet(t, quoted)
+	inner, _ := json.Marshal(`<input value="ab\cd&quot;ef">`)
+	doc := "{\n  \"html\": " + string(inner) + ",\n  \"n\": 1.50,\n  \"keep\": \"<&>\"\n}\n"
+	if got := string(s.ScrubBytes([]byte(doc))); got != doc {
+		t.Fatalf("the byte forms already cover this case; the test needs another: %s", got)
+	}
+	got := string(s.ScrubJSON([]byte(doc)))
+	want := "{\n  \"html\": \"\\u003cinput value=\\\"" + Mask + "\\\"\\u003e\",\n  \"n\": 1.50,\n  \"keep\": \"<&>\"\n}\n"
+	if got != want {
+		t.Errorf("ScrubJSON\n got %s\nwant %s", got, want)
+	}
+	// Nothing to mask: the very bytes come back; invalid JSON is scrubbed as bytes.
+	clean := []byte(`{"a": "b" }`)
+	if got := s.ScrubJSON(clean); &got[0] != &clean[0] {
+		t.Errorf("clean document copied")
+	}
+	if got := string(s.ScrubJSON([]byte("{" + quoted))); got != "{"+Mask {
+		t.Errorf("invalid JSON: %q", got)
 	}
 }
 
@@ -230,4 +291,68 @@ func FuzzScrub(f *testing.F) {
 			t.Fatalf("ScrubBytes = %q, Scrub = %q", got, out)
 		}
 	})
+}
+
+// FuzzScrubJSON checks that ScrubJSON keeps a valid document valid and leaves no form of
+// the secret in it, neither in its bytes nor in any string it decodes to.
+func FuzzScrubJSON(f *testing.F) {
+	f.Add(`{"a": "p@ss w0rd/<&>\"'é"}`)
+	f.Add(`["x", {"k p@ss w0rd/\u003c\u0026\u003e\"'\u00e9": 1.5e3}, null, true]`)
+	f.Add(`{"html": "<b title=\"p@ss w0rd/<&amp;>&quot;'é\">"}` + "\n")
+	f.Add(`"unterminated p@ss w0rd/<&>`)
+	s := newSet(f, secret)
+	forms := s.snapshot().forms
+	f.Fuzz(func(t *testing.T, doc string) {
+		out := s.ScrubJSON([]byte(doc))
+		valid := json.Valid([]byte(doc))
+		if valid && !json.Valid(out) {
+			t.Fatalf("valid %q became invalid %q", doc, out)
+		}
+		if !valid {
+			for _, form := range forms {
+				if strings.Contains(string(out), form) {
+					t.Fatalf("form %q survives in %q", form, out)
+				}
+			}
+			return
+		}
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(out))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		var walk func(any)
+		walk = func(x any) {
+			switch x := x.(type) {
+			case string:
+				for _, form := range forms {
+					if strings.Contains(x, form) {
+						t.Fatalf("form %q survives in the string %q of %q", form, x, out)
+					}
+				}
+			case []any:
+				for _, e := range x {
+					walk(e)
+				}
+			case map[string]any:
+				for k, e := range x {
+					walk(k)
+					walk(e)
+				}
+			}
+		}
+		walk(v)
+	})
+}
+
+// BenchmarkScrub scrubs 1 MiB of page-like text holding the secret a few times, with
+// every form registered: the cost each result, report and log pays per secret.
+func BenchmarkScrub(b *testing.B) {
+	s := newSet(b, secret)
+	text := strings.Repeat("You typed: "+secret+". "+strings.Repeat("lorem ipsum dolor sit amet ", 40), 1<<20/1100)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		s.Scrub(text)
+	}
 }

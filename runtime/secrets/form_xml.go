@@ -1,0 +1,16 @@
+package secrets
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strings"
+)
+
+// xmlForms are v as encoding/xml writes it (junit.xml): attribute values and marshalled
+// character data escape `"` as &#34;, `'` as &#39; and tab, LF and CR as &#x9;, &#xA; and
+// &#xD;; character data written as a token (junit's multi-line blocks) keeps LF raw.
+func xmlForms(v string) []string {
+	var b bytes.Buffer
+	_ = xml.EscapeText(&b, []byte(v)) // a bytes.Buffer never fails
+	return []string{b.String(), strings.ReplaceAll(b.String(), "&#xA;", "\n")}
+}
