@@ -228,7 +228,7 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 		res = r.commitEvidence(op.(*transport.CaptureEvidence).RunID, ev)
 	}
 	r.toHandles(res)
-	return r.scrubResult(op, res), nil
+	return r.scrubResult(op, res)
 }
 
 func (r *Runtime) effective(op string, octx *transport.OperationContext) (policy.Policy, error) {

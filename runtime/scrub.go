@@ -10,20 +10,26 @@ import (
 
 // scrubResult removes every secret of the session from a result (read text, titles, URLs,
 // outline text…) by scrubbing its JSON, each string decoded as well (the outline's quoted
-// text), and decoding it again. Nothing to scrub, no cost.
-func (r *Runtime) scrubResult(op transport.Operation, res transport.Result) transport.Result {
+// text), and decoding it again. Nothing to scrub, no cost. It fails closed: a result that
+// cannot be scrubbed is not returned.
+func (r *Runtime) scrubResult(op transport.Operation, res transport.Result) (transport.Result, error) {
 	if r.secrets.Len() == 0 || res == nil {
-		return res
+		return res, nil
 	}
 	raw, err := json.Marshal(res)
-	if err != nil {
-		return res
-	}
 	clean := transport.NewResult(op)
-	if err := json.Unmarshal(r.secrets.ScrubJSON(raw), clean); err != nil {
-		return res
+	if err == nil {
+		err = json.Unmarshal(r.secrets.ScrubJSON(raw), clean)
 	}
-	return clean
+	if err != nil {
+		mut := transport.NotAttempted
+		if op.Mutates() {
+			mut = transport.Unknown
+		}
+		return nil, transport.NewError(op.OpName(), transport.PhaseExecute, transport.CodeInternal, transport.RetryNever, mut,
+			"the result could not be scrubbed of secrets, so it is withheld").WithCause(err)
+	}
+	return clean, nil
 }
 
 // scrubError removes secrets from an error's message (the only free text an error carries).
