@@ -92,6 +92,16 @@ func TestDialogsAnsweredAndReported(t *testing.T) {
 		wantDialogs(t, c.name, res.Dialogs, c.dialog)
 		readAnswer(t, rt, c.answer)
 	}
+	// A page that opens 100 alerts in one click: every one is answered (the page goes on),
+	// the first 32 are listed, none is left over for the next operation.
+	storm, err := transport.Dispatch(bg, rt, clickButton("Alert storm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(storm.Dialogs) != budgets.DialogsReported || storm.Dialogs[0].Message != "Storm 0" || storm.Dialogs[31].Message != "Storm 31" {
+		t.Fatalf("storm: %d dialogs %+v", len(storm.Dialogs), storm.Dialogs)
+	}
+	readAnswer(t, rt, "storm returned")
 	// "accept" held for that act only: the next act's confirm is dismissed again.
 	res, err := transport.Dispatch(bg, rt, clickButton("Confirm"))
 	if err != nil {
@@ -103,9 +113,9 @@ func TestDialogsAnsweredAndReported(t *testing.T) {
 
 // TestDialogOnLoadAndFromTimer: an alert a page opens while it loads is answered and
 // reported by the navigate (also from a cross-site frame, which runs in a process of its
-// own); one a timer opens while no operation runs is answered at once and reported by the
-// next operation, with its message scrubbed of the session's secrets. The next operation
-// after that reports nothing.
+// own, and in a popup); one a timer opens while no operation runs is answered at once and
+// reported by the next operation, with its message scrubbed of the session's secrets. The
+// operation after that reports nothing.
 func TestDialogOnLoadAndFromTimer(t *testing.T) {
 	t.Parallel()
 	const secret = "DIALOG-SECRET-0123456789"
@@ -140,6 +150,24 @@ func TestDialogOnLoadAndFromTimer(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/dialogs"}); err != nil {
 		t.Fatal(err)
 	}
+	// A popup that alerts while it loads: answered in the popup, reported by whichever
+	// operation was running (the click, the wait, or the assertion after).
+	var seen []transport.Dialog
+	opened, err := transport.Dispatch(bg, rt, clickButton("Open alerting popup"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	popup, err := transport.Dispatch(bg, rt, transport.WaitPopup{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := transport.Dispatch(bg, rt, transport.Assert{Tab: popup.Popup, Kind: transport.AssertTitle, Value: "Dialog on load"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen = append(append(append(seen, opened.Dialogs...), popup.Dialogs...), loaded.Dialogs...)
+	wantDialogs(t, "the popup", seen, transport.Dialog{Type: "alert", Message: "Hello from the page load", Action: transport.DialogDismissed})
+
 	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: "Echo"}, Text: transport.FromEnv("FB_DIALOG_SECRET")}); err != nil {
 		t.Fatal(err)
 	}
