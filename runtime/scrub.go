@@ -32,13 +32,22 @@ func (r *Runtime) scrubResult(op transport.Operation, res transport.Result) (tra
 	return clean, nil
 }
 
-// scrubError removes secrets from an error's message (the only free text an error carries).
+// scrubError removes secrets from an error's free text: its message and the messages of
+// the dialogs it reports (the page's own words).
 func (r *Runtime) scrubError(op string, err error) error {
 	if r.secrets.Len() == 0 || err == nil {
 		return err
 	}
 	oe := *transport.AsOperationError(op, err)
 	oe.Message = r.secrets.Scrub(oe.Message)
+	if len(oe.Dialogs) > 0 {
+		dialogs := make([]transport.Dialog, len(oe.Dialogs))
+		for i, d := range oe.Dialogs {
+			d.Message = r.secrets.Scrub(d.Message)
+			dialogs[i] = d
+		}
+		oe.Dialogs = dialogs
+	}
 	return &oe
 }
 

@@ -79,6 +79,7 @@ type OperationReport struct {
 	Posture    transport.Posture         `json:"posture,omitempty"`
 	Result     json.RawMessage           `json:"result,omitempty"`
 	Blocked    []transport.Blocked       `json:"blocked,omitempty"`
+	Dialogs    []transport.Dialog        `json:"dialogs,omitempty"`
 	Error      *transport.OperationError `json:"error,omitempty"`
 	// Evidence lists the failure evidence committed for a failed operation (metadata only;
 	// Path is relative to the run's artifacts directory, DIR/artifacts).

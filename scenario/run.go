@@ -263,11 +263,11 @@ func (s *runState) operations(ctx context.Context, rt *runtime.Runtime) error {
 			or.Evidence, or.EvidenceUnavailable = oe.Evidence, oe.EvidenceUnavailable
 			oe.Evidence, oe.EvidenceUnavailable = nil, nil
 			or.Error = &oe
-			or.Blocked = or.Error.Blocked
+			or.Blocked, or.Dialogs = or.Error.Blocked, or.Error.Dialogs
 			s.rep.Status = StatusFailed
 			return nil
 		}
-		or.Blocked = transport.BlockedOf(res)
+		or.Blocked, or.Dialogs = transport.BlockedOf(res), transport.DialogsOf(res)
 		or.Status, results[i] = StatusPassed, res
 		or.Result = encodeResult(res)
 	}

@@ -327,6 +327,58 @@ func TestStepPasses(t *testing.T) {
 	}
 }
 
+// TestDialogsInReport: the dialogs each operation answered are on its report entry and in
+// its result or error, for an act that accepts, a step that accepts a prompt with a text, and
+// a navigate a dismissed beforeunload dialog stopped (the scenario fails there, at once).
+func TestDialogsInReport(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	l := load(t, map[string]any{
+		"version": 1, "id": "dialogs",
+		"fixture": map[string]any{"baseUrl": site.URL},
+		"operations": []any{
+			map[string]any{"op": "navigate", "request": map[string]any{"url": "/dialogs"}},
+			map[string]any{"op": "act", "request": map[string]any{"action": "click", "target": map[string]any{"role": "button", "name": "Confirm"}, "dialog": "accept"}},
+			map[string]any{"op": "step", "step": map[string]any{"instruction": "Prompt", "action": "click", "dialog": "accept", "promptText": "Ada",
+				"postcondition": map[string]any{"kind": "text", "value": "prompt returned text Ada"}}},
+			map[string]any{"op": "navigate", "request": map[string]any{"url": "/dialogs/leave"}},
+			map[string]any{"op": "act", "request": map[string]any{"action": "click", "target": map[string]any{"role": "button", "name": "Touch"}}},
+			map[string]any{"op": "navigate", "request": map[string]any{"url": "/about"}},
+			map[string]any{"op": "read"},
+		},
+	})
+	opened := 0
+	rep := Run(context.Background(), l, countingEnv(t, &opened))
+	ops := rep.Operations
+	if rep.Status != StatusFailed || ops[5].Status != StatusFailed || ops[6].Status != StatusSkipped {
+		t.Fatalf("status %s, operations %+v", rep.Status, ops)
+	}
+	want := map[int]transport.Dialog{
+		1: {Type: "confirm", Message: "Proceed with the confirm?", Action: transport.DialogAccepted},
+		2: {Type: "prompt", Message: "What is your name?", Action: transport.DialogAccepted},
+		5: {Type: "beforeunload", Action: transport.DialogDismissed},
+	}
+	for i, op := range ops {
+		d, ok := want[i]
+		if !ok {
+			if len(op.Dialogs) != 0 {
+				t.Errorf("operations[%d] dialogs %+v", i, op.Dialogs)
+			}
+			continue
+		}
+		if len(op.Dialogs) != 1 || op.Dialogs[0] != d {
+			t.Errorf("operations[%d] dialogs %+v, want %+v", i, op.Dialogs, d)
+		}
+	}
+	var sr StepResult
+	if err := json.Unmarshal(ops[2].Result, &sr); err != nil || len(sr.Dialogs) != 1 || sr.MutationState != transport.Verified {
+		t.Errorf("step result %s", ops[2].Result)
+	}
+	if e := ops[5].Error; e == nil || e.Code != transport.CodeNavigationFailed || len(e.Dialogs) != 1 {
+		t.Errorf("navigate error %+v", e)
+	}
+}
+
 func TestStepAmbiguousIsRefused(t *testing.T) {
 	site := runtimetest.Fixture()
 	defer site.Close()

@@ -13,36 +13,49 @@ import (
 // never retries: a refusal or a failed postcondition ends the step.
 func runStep(ctx context.Context, c transport.Caller, st *Step) (transport.Result, error) {
 	res := &StepResult{Postcondition: st.Postcondition}
+	// The dialogs its observe, act and assert answered are the step's, kept on its result or
+	// its error.
+	failed := func(err error) error {
+		oe := transport.AsOperationError(OpStep, err)
+		oe.Dialogs = append(res.Dialogs, oe.Dialogs...)
+		return oe
+	}
 	var tg transport.Target
 	if st.Target != nil {
 		tg, res.MatchedBy = *st.Target, "target"
 	} else {
 		ob, err := transport.Dispatch(ctx, c, transport.Observe{MaxNodes: budgets.OutlineNodes.Ceiling})
 		if err != nil {
-			return nil, asStep(err, "")
+			return nil, failed(asStep(err, ""))
 		}
+		res.Dialogs = append(res.Dialogs, ob.Dialogs...)
 		found, rule, err := matchElement(ob.Nodes, st.Instruction, st.Action)
 		if err != nil {
-			return nil, err
+			return nil, failed(err)
 		}
 		tg, res.MatchedBy = transport.Target{Ref: found.ref}, rule
 	}
 	ar, err := transport.Dispatch(ctx, c, st.act(tg))
 	if err != nil {
-		return nil, asStep(err, "")
+		return nil, failed(asStep(err, ""))
 	}
+	res.Dialogs = append(res.Dialogs, ar.Dialogs...)
 	res.Receipt, res.MutationState = ar.Receipt, ar.MutationState
-	if _, err := transport.Dispatch(ctx, c, st.Postcondition.assertion()); err != nil {
+	as, err := transport.Dispatch(ctx, c, st.Postcondition.assertion())
+	if err != nil {
 		if errors.Is(err, transport.ErrCode(transport.CodeAssertionFailed)) {
 			what := "text " + quote(st.Postcondition.Value) + " did not appear"
 			if st.Postcondition.Kind != "text" {
 				what = st.Postcondition.Kind + " did not become " + quote(st.Postcondition.Value)
 			}
-			return nil, transport.NewError(OpStep, transport.PhaseVerify, transport.CodePostconditionFailed, transport.RetryUnsafe, transport.Unknown,
+			oe := transport.NewError(OpStep, transport.PhaseVerify, transport.CodePostconditionFailed, transport.RetryUnsafe, transport.Unknown,
 				"%s within %s after %s on %s %q", what, budgets.ActionVerification.Default, st.Action, ar.Receipt.Ref, ar.Receipt.Name)
+			oe.Dialogs = transport.AsOperationError(OpStep, err).Dialogs
+			return nil, failed(oe)
 		}
-		return nil, asStep(err, transport.Unknown)
+		return nil, failed(asStep(err, transport.Unknown))
 	}
+	res.Dialogs = append(res.Dialogs, as.Dialogs...)
 	res.MutationState = transport.Verified // the postcondition observed the action's effect
 	return res, nil
 }

@@ -14,7 +14,8 @@ import (
 // verify a postcondition.
 const OpStep = "step"
 
-// Step is {"instruction","action","target"?,"text"?,"option"?,"key"?,"postcondition"}.
+// Step is {"instruction","action","target"?,"text"?,"option"?,"key"?,"dialog"?,"promptText"?,
+// "postcondition"}.
 type Step struct {
 	Instruction   string            `json:"instruction" required:"true"`
 	Action        string            `json:"action" required:"true"`
@@ -22,6 +23,8 @@ type Step struct {
 	Text          *transport.Text   `json:"text,omitempty"`
 	Option        string            `json:"option,omitempty"`
 	Key           string            `json:"key,omitempty"`
+	Dialog        string            `json:"dialog,omitempty"`     // the act's: "accept" accepts the dialogs it opens
+	PromptText    string            `json:"promptText,omitempty"` // the act's: what a prompt gets, with accept
 	Postcondition Postcondition     `json:"postcondition" required:"true"`
 }
 
@@ -85,7 +88,7 @@ func parseStep(op *Operation, path string, base *url.URL) (*Step, error) {
 }
 
 func (st *Step) act(tg transport.Target) transport.Act {
-	return transport.Act{Action: st.Action, Target: tg, Text: st.Text, Option: st.Option, Key: st.Key}
+	return transport.Act{Action: st.Action, Target: tg, Text: st.Text, Option: st.Option, Key: st.Key, Dialog: st.Dialog, PromptText: st.PromptText}
 }
 
 // assertion is the read-only check that verifies the postcondition.

@@ -82,6 +82,8 @@ func TestParseStep(t *testing.T) {
 		{`{"instruction":"a","action":"type","postcondition":{"kind":"text","value":"x"}}`, "operations[0].step.text"},
 		{`{"instruction":"a","action":"click","text":"x","postcondition":{"kind":"text","value":"x"}}`, "operations[0].step.text"},
 		{`{"instruction":"a","action":"click","selector":"#x","postcondition":{"kind":"text","value":"x"}}`, "operations[0].step.selector"},
+		{`{"instruction":"a","action":"click","dialog":"yes","postcondition":{"kind":"text","value":"x"}}`, "operations[0].step.dialog"},
+		{`{"instruction":"a","action":"click","promptText":"Ada","postcondition":{"kind":"text","value":"x"}}`, "operations[0].step.promptText"},
 	}
 	for _, b := range bad {
 		_, err := Parse([]byte(`{"version":1,"id":"s","operations":[{"op":"step","step":` + b.step + `}]}`))

@@ -7,10 +7,12 @@ type Blocked struct {
 	Origin string `json:"origin"`
 }
 
-// Egress is embedded in every result: the requests the operation's policy refused while it
-// ran (and any refused since the previous operation).
+// Egress is embedded in every result: what the page did besides the operation's own effect,
+// while it ran and since the previous operation — the requests the policy refused, and the
+// JavaScript dialogs the worker answered.
 type Egress struct {
 	Blocked []Blocked `json:"blocked,omitempty"`
+	Dialogs []Dialog  `json:"dialogs,omitempty"`
 }
 
 func (e *Egress) egress() *Egress { return e }

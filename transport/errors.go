@@ -97,6 +97,9 @@ type OperationError struct {
 	Path string `json:"path,omitempty"`
 	// Blocked lists the requests the origin policy refused during the operation.
 	Blocked []Blocked `json:"blocked,omitempty"`
+	// Dialogs lists the JavaScript dialogs answered during the operation (and since the
+	// previous one).
+	Dialogs []Dialog `json:"dialogs,omitempty"`
 	// Evidence is the failure evidence the runtime committed for this failure (metadata
 	// only), and EvidenceUnavailable the parts it could not keep. Neither ever replaces
 	// the code or message above.

@@ -90,6 +90,10 @@ type Act struct {
 	Option string   `json:"option,omitempty"` // select: label, else value
 	Key    string   `json:"key,omitempty"`    // press
 	Files  []string `json:"files,omitempty"`  // upload: paths under the working directory
+	// Dialog "accept" accepts the JavaScript dialogs this tab opens while the act runs
+	// (default: dismissed); PromptText, only with accept, is what a prompt gets. A literal.
+	Dialog     string `json:"dialog,omitempty"`
+	PromptText string `json:"promptText,omitempty"`
 	// SecretText marks the typed text as a secret: the worker then masks the field in every
 	// screenshot. The runtime sets it for {"env":…} text, which reaches the worker resolved.
 	SecretText bool `json:"secretText,omitempty"`

@@ -155,6 +155,9 @@ func (r Act) Validate() error {
 	if r.Text != nil && r.Text.EnvName() == "" && r.Text.Len() > 100000 {
 		return Invalid(OpAct, "request.text", "text longer than 100000 characters")
 	}
+	if err := validateDialogAnswer(r.Dialog, r.PromptText); err != nil {
+		return err
+	}
 	if r.Action == ActPress && !validKey(r.Key) {
 		return Invalid(OpAct, "request.key", "expected one printable character or one of %v", NamedKeys)
 	}
@@ -167,6 +170,23 @@ func (r Act) Validate() error {
 				return Invalid(OpAct, "request.files["+strconv.Itoa(i)+"]", "expected a file path")
 			}
 		}
+	}
+	return nil
+}
+
+// validateDialogAnswer checks an act's dialog answer: accept or dismiss, and a prompt text
+// only to accept with, bounded.
+func validateDialogAnswer(dialog, promptText string) error {
+	switch dialog {
+	case "", DialogAccept, DialogDismiss:
+	default:
+		return Invalid(OpAct, "request.dialog", "expected \"accept\" or \"dismiss\"")
+	}
+	if promptText != "" && dialog != DialogAccept {
+		return Invalid(OpAct, "request.promptText", "promptText goes with dialog \"accept\"")
+	}
+	if utf8.RuneCountInString(promptText) > budgets.PromptTextChars {
+		return Invalid(OpAct, "request.promptText", "promptText longer than %d characters", budgets.PromptTextChars)
 	}
 	return nil
 }

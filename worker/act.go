@@ -22,6 +22,7 @@ func (w *Worker) act(ctx context.Context, r *transport.Act) (transport.Result, e
 	if err != nil {
 		return nil, err
 	}
+	defer w.acceptDialogs(t, r.Dialog, r.PromptText)()
 	ctx, cancel := context.WithTimeout(ctx, budgets.Request.Default)
 	defer cancel()
 	el, err := w.locate(ctx, t, r.Target)

@@ -24,17 +24,28 @@ func (w *Worker) navigate(ctx context.Context, r *transport.Navigate, pol policy
 	}
 	ctx, cancel := context.WithTimeout(ctx, budgets.Navigation.Default)
 	defer cancel()
+	mark := w.unloadMark(t)
 	reply, err := t.c.Page.Navigate(ctx, page.NewNavigateArgs(r.URL))
 	if err != nil {
 		return nil, w.cdpFailure(transport.OpNavigate, transport.Unknown, err)
 	}
 	if reply.ErrorText != nil && *reply.ErrorText != "" {
+		if w.unloadRefused(t, mark) {
+			return nil, navigationRefused(transport.OpNavigate)
+		}
 		return nil, transport.NewError(transport.OpNavigate, transport.PhaseExecute, transport.CodeNavigationFailed, transport.RetryUnsafe, transport.Unknown, "navigation failed: %s", safeNetError(*reply.ErrorText))
 	}
 	if reply.LoaderID != nil { // nil: a same-document navigation, nothing to load
 		loader := string(*reply.LoaderID)
-		if err := t.waitFor(ctx, func() bool { return t.loaded == loader }); err != nil {
+		refused := false
+		if err := t.waitFor(ctx, func() bool {
+			refused = w.unloadRefused(t, mark)
+			return refused || t.loaded == loader
+		}); err != nil {
 			return nil, w.loadWaitFailure(t, transport.OpNavigate, err)
+		}
+		if refused {
+			return nil, navigationRefused(transport.OpNavigate)
 		}
 	}
 	return w.documentResult(ctx, t, transport.OpNavigate)
@@ -51,11 +62,19 @@ func (w *Worker) reload(ctx context.Context, r *transport.Reload) (transport.Res
 	t.mu.Lock()
 	old := t.loader
 	t.mu.Unlock()
+	mark := w.unloadMark(t)
 	if err := t.c.Page.Reload(ctx, page.NewReloadArgs()); err != nil {
 		return nil, w.cdpFailure(transport.OpReload, transport.Unknown, err)
 	}
-	if err := t.waitFor(ctx, func() bool { return t.loader != old && t.loaded == t.loader }); err != nil {
+	refused := false
+	if err := t.waitFor(ctx, func() bool {
+		refused = w.unloadRefused(t, mark)
+		return refused || t.loader != old && t.loaded == t.loader
+	}); err != nil {
 		return nil, w.loadWaitFailure(t, transport.OpReload, err)
+	}
+	if refused {
+		return nil, navigationRefused(transport.OpReload)
 	}
 	return w.documentResult(ctx, t, transport.OpReload)
 }

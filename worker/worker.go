@@ -57,6 +57,7 @@ type Worker struct {
 	selected target.ID // "" when no tab is selected
 	popups   popupQueue
 	egress   egress
+	dialogs  dialogs
 	secrets  []string // secret texts typed this session, masked in screenshots; memory only
 	life     browserLife
 
@@ -175,6 +176,9 @@ func (w *Worker) attach(ctx context.Context, id target.ID) (*tab, error) {
 	if err != nil {
 		return fail(err)
 	}
+	if err := w.watchDialogs(life, c, t); err != nil {
+		return fail(err)
+	}
 	if err := c.Page.Enable(ctx); err != nil {
 		return fail(err)
 	}
@@ -230,15 +234,22 @@ func (w *Worker) teardown() {
 	}
 }
 
-// Handle runs one operation (transport.Serve calls it one at a time) under its effective
-// origin policy, and reports what the policy refused in the browser while it ran. A request
-// refused since the previous operation ends this one before it acts.
+// Handle runs one operation (transport.Serve calls it one at a time) and reports the
+// JavaScript dialogs answered while it ran and since the previous operation.
 func (w *Worker) Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
 	if err := w.browserGone(op.OpName()); err != nil {
 		return nil, err
 	}
 	ctx, stop := w.whileBrowserLives(ctx)
 	defer stop()
+	res, err := w.handle(ctx, op, octx)
+	return w.reportDialogs(op, res, err)
+}
+
+// handle runs one operation under its effective origin policy, and reports what the policy
+// refused in the browser while it ran. A request refused since the previous operation ends
+// this one before it acts.
+func (w *Worker) handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
 	pol, err := w.effectivePolicy(op.OpName(), octx)
 	if err != nil {
 		return nil, err

@@ -9,10 +9,11 @@ import (
 )
 
 // detail is the text body of <failure>/<error>: for each failing operation where and how it
-// failed, what the origin policy blocked and where its evidence is, then the scenario-level
-// error. Evidence paths are written as "artifacts/<path>", relative to the results directory
-// that holds report.json (and, normally, this file), so a CI user can find them in the
-// uploaded artifact. Results (operation payloads) are never written.
+// failed, what the origin policy blocked, which dialogs were answered and where its evidence
+// is, then the scenario-level error. Evidence paths are written as "artifacts/<path>",
+// relative to the results directory that holds report.json (and, normally, this file), so a
+// CI user can find them in the uploaded artifact. Results (operation payloads) are never
+// written.
 func detail(s *scenario.ScenarioReport) string {
 	var b strings.Builder
 	for i := range s.Operations {
@@ -24,12 +25,15 @@ func detail(s *scenario.ScenarioReport) string {
 		if op.Error != nil {
 			writeError(&b, op.Error)
 		}
-		blocked, evidence, unavailable := op.Blocked, op.Evidence, op.EvidenceUnavailable
+		blocked, dialogs, evidence, unavailable := op.Blocked, op.Dialogs, op.Evidence, op.EvidenceUnavailable
 		// The runner moves these from the error to the operation; a report from elsewhere
 		// may have left them on the error.
 		if op.Error != nil {
 			if len(blocked) == 0 {
 				blocked = op.Error.Blocked
+			}
+			if len(dialogs) == 0 {
+				dialogs = op.Error.Dialogs
 			}
 			if len(evidence) == 0 && len(unavailable) == 0 {
 				evidence, unavailable = op.Error.Evidence, op.Error.EvidenceUnavailable
@@ -37,6 +41,9 @@ func detail(s *scenario.ScenarioReport) string {
 		}
 		for _, bl := range blocked {
 			fmt.Fprintf(&b, "  blocked: %s %s\n", bl.Kind, bl.Origin)
+		}
+		for _, d := range dialogs {
+			fmt.Fprintf(&b, "  dialog: %s %s: %s\n", d.Type, d.Action, d.Message)
 		}
 		for _, m := range evidence {
 			fmt.Fprintf(&b, "  evidence: %s artifacts/%s\n", m.Kind, m.Path)

@@ -45,7 +45,7 @@ func fourScenarios() *scenario.Report {
 	}
 }
 
-// loginFailed failed at its second operation, with blocked requests and evidence.
+// loginFailed failed at its second operation, with blocked requests, a dialog and evidence.
 func loginFailed() scenario.ScenarioReport {
 	return scenario.ScenarioReport{
 		ID: "login", File: fileA, SHA256: "aaaa", Status: scenario.StatusFailed, DurationMs: 340,
@@ -59,6 +59,7 @@ func loginFailed() scenario.ScenarioReport {
 			{
 				Index: 1, ID: "wrong-title", Op: "assert", Status: scenario.StatusFailed, DurationMs: 9, Posture: transport.PostureFailed,
 				Blocked: []transport.Blocked{{Kind: "script", Origin: "https://tracker.example"}},
+				Dialogs: []transport.Dialog{{Type: "confirm", Message: "Leave <now>?", Action: transport.DialogDismissed}},
 				Error: &transport.OperationError{Operation: "assert", Phase: transport.PhaseVerify, Code: "assertion_failed",
 					Message: `title did not equal "Dashboard" on one read (title is "Sign in")`,
 					Retry:   transport.RetrySafe, MutationState: "not_attempted"},

@@ -165,6 +165,7 @@ func TestWriteMapsScenariosToSuitesAndCases(t *testing.T) {
 	for _, s := range []string{
 		"operations[1] wrong-title (assert): failed", "phase: verify", "retry: safe", "mutationState: not_attempted",
 		"blocked: script https://tracker.example",
+		"dialog: confirm dismissed: Leave <now>?",
 		"evidence: screenshot artifacts/login/20250304T040607Z-abcd/1-screenshot.png",
 		"evidence unavailable: outline: redaction_not_proven: password field visible",
 	} {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 func render(t *testing.T, dir string, rep *scenario.Report) string {
@@ -26,12 +27,17 @@ func TestHTMLEscapesReportText(t *testing.T) {
 	dir := t.TempDir()
 	rep := failingReport(t, dir, `title was <script>alert(1)</script> & "x"`)
 	rep.Scenarios[1].ID = `<img src=x onerror=alert(2)>`
+	// A dialog's message is the page's own text.
+	rep.Scenarios[1].Operations[1].Dialogs = []transport.Dialog{{Type: "alert", Message: `<b onclick=x>hi</b>`, Action: transport.DialogDismissed}}
 	out := render(t, dir, rep)
-	if strings.Contains(out, "<script>") || strings.Contains(out, "<img src=x") {
+	if strings.Contains(out, "<script>") || strings.Contains(out, "<img src=x") || strings.Contains(out, "<b onclick") {
 		t.Fatal("report text reached the page as markup")
 	}
 	if !strings.Contains(out, "&lt;script&gt;alert(1)&lt;/script&gt;") {
 		t.Fatal("the escaped message is missing")
+	}
+	if !strings.Contains(out, `alert dialog dismissed: <span class="mono">&lt;b onclick=x&gt;hi&lt;/b&gt;</span>`) {
+		t.Fatal("the dialog is missing or not escaped")
 	}
 	for _, want := range []string{
 		`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">`,

@@ -48,6 +48,7 @@ type opView struct {
 	Duration string
 	Posture  string
 	Blocked  []transport.Blocked
+	Dialogs  []transport.Dialog
 	Error    *errorView
 	Evidence *evidenceView
 }
@@ -82,7 +83,7 @@ func buildPage(rep *scenario.Report, artifactsDir string) pageView {
 		for _, op := range s.Operations {
 			ov := opView{
 				Index: op.Index, ID: op.ID, Op: op.Op, Status: op.Status, Duration: formatMs(op.DurationMs),
-				Posture: string(op.Posture), Blocked: op.Blocked, Error: errorOf(op.Error),
+				Posture: string(op.Posture), Blocked: op.Blocked, Dialogs: op.Dialogs, Error: errorOf(op.Error),
 			}
 			if len(op.Evidence) > 0 || len(op.EvidenceUnavailable) > 0 {
 				ov.Evidence = loadEvidence(artifactsDir, op.Evidence, op.EvidenceUnavailable)
