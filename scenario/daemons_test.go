@@ -95,7 +95,8 @@ func TestServerAndHookDaemonsStopped(t *testing.T) {
 }
 
 // TestInterruptStopsServerDaemons: a run interrupted (its context cancelled, as the first
-// Ctrl-C does) in the middle of an operation still ends the server's daemons.
+// Ctrl-C does) in the middle of an operation still ends the server's daemons (and the setup
+// hook's, which went when the hook ended).
 func TestInterruptStopsServerDaemons(t *testing.T) {
 	slow := map[string]any{"op": "navigate", "request": map[string]any{"url": "/slow?ms=9000"}}
 	l, dir, _, base := daemonScenario(t, "daemons-interrupted", []any{slow})
@@ -122,6 +123,7 @@ func TestInterruptStopsServerDaemons(t *testing.T) {
 		rep.Operations[0].Error.Code != transport.CodeCancelled {
 		t.Fatalf("status %s, error %+v, operations %+v", rep.Status, rep.Error, rep.Operations)
 	}
+	requireDaemonsGone(t, "setup hook", daemonPids(t, dir, "hook"))
 	requireDaemonsGone(t, "server", daemonPids(t, dir, "server"))
-	proctest.ReapAdoptedOrphans(daemonPids(t, dir, "server")...)
+	proctest.ReapAdoptedOrphans(append(daemonPids(t, dir, "hook"), daemonPids(t, dir, "server")...)...)
 }
