@@ -106,6 +106,9 @@ func TestLaunchSweepsStaleLeftovers(t *testing.T) {
 	}
 	liveBrowser := launch(t, Options{})
 	liveSingleton := singletonDirOf(t, liveBrowser.ProfileDir())
+	// As if another process had launched it: only its SingletonLock and command line (not
+	// this process's own bookkeeping) may keep its profile.
+	untrackProfile(liveBrowser.ProfileDir())
 
 	// A real crash: Chromium SIGKILLed with its group, its profile no longer ours (as after
 	// our own process was killed), its singleton directory from an earlier run.
@@ -179,7 +182,7 @@ func TestLaunchSweepsStaleLeftovers(t *testing.T) {
 			t.Errorf("%s (%s) was removed", what, p)
 		}
 	}
-	if exists(filepath.Join(liveBrowser.ProfileDir(), "SingletonLock")) == false {
+	if !exists(filepath.Join(liveBrowser.ProfileDir(), "SingletonLock")) {
 		t.Error("the live browser's SingletonLock is gone")
 	}
 	if v := browserVersion(t, liveBrowser); v == "" {
