@@ -41,10 +41,10 @@ func verifyDir(path string) error {
 		return fmt.Errorf("artifacts: cannot inspect directory %s: %w", path, err)
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("artifacts: refused %s: it is a symlink, not a directory", path)
+		return fmt.Errorf("artifacts: refused %s: %w, not a directory", path, ErrSymlink)
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("artifacts: refused %s: not a directory (mode %s)", path, fi.Mode())
+		return fmt.Errorf("artifacts: refused %s: %w (mode %s)", path, ErrNotDir, fi.Mode())
 	}
 	if fi.Mode().Perm() != dirPerm {
 		// Chmod before opening: a directory made under a harsh umask (0000) cannot be opened.
@@ -63,13 +63,13 @@ func verifyDir(path string) error {
 		return fmt.Errorf("artifacts: cannot inspect directory %s: %w", path, err)
 	}
 	if !os.SameFile(fi, dfi) {
-		return fmt.Errorf("artifacts: refused %s: it changed while being checked", path)
+		return fmt.Errorf("artifacts: refused %s: %w", path, ErrChanged)
 	}
 	if dfi.Mode().Perm() != dirPerm {
 		return fmt.Errorf("artifacts: refused %s: mode is %s, want 0700", path, dfi.Mode().Perm())
 	}
 	if st, ok := dfi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
-		return fmt.Errorf("artifacts: refused %s: owned by uid %d, not this user (%d)", path, st.Uid, os.Geteuid())
+		return fmt.Errorf("artifacts: refused %s: owned by uid %d: %w (%d)", path, st.Uid, ErrNotOwned, os.Geteuid())
 	}
 	return nil
 }

@@ -23,8 +23,8 @@ func checkID(what, s string) error {
 	if len(shown) > 64 {
 		shown = shown[:64] + "..."
 	}
-	return fmt.Errorf("artifacts: refused %s %q (%d bytes): must be 1–64 characters of A-Z a-z 0-9 . _ - and not \".\" or \"..\"",
-		what, shown, len(s))
+	return fmt.Errorf("artifacts: refused %s %q (%d bytes): %w: must be 1–64 characters of A-Z a-z 0-9 . _ - and not \".\" or \"..\"",
+		what, shown, len(s), ErrBadID)
 }
 
 // randomHex returns n random bytes as hex. crypto/rand does not fail on Linux; a failure

@@ -58,7 +58,7 @@ func childFsize() int {
 		fmt.Println("COMMITTED")
 		return 3
 	}
-	fmt.Printf("ERR efbig=%v %v\n", errors.Is(err, syscall.EFBIG), err)
+	fmt.Printf("ERR efbig=%v cause=%q noroom=%v %v\n", errors.Is(err, syscall.EFBIG), Cause(err), NoRoom(err), err)
 	return 0
 }
 

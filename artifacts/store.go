@@ -84,7 +84,7 @@ func (s *Store) Open(runID, owner, kind string) (*Writer, error) {
 	}
 	info, ok := kinds[kind]
 	if !ok {
-		return nil, fmt.Errorf("artifacts: refused kind %q: want screenshot, console, network, outline or log", kind)
+		return nil, fmt.Errorf("artifacts: refused kind %q: %w: want screenshot, console, network, outline or log", kind, ErrBadKind)
 	}
 	if s.isClosed() {
 		return nil, errStoreClosed

@@ -128,8 +128,8 @@ func (w *Writer) commit() (Meta, error) {
 		w.fail(err)
 		return Meta{}, err
 	}
-	if _, err := os.Lstat(w.final); err == nil {
-		err = fmt.Errorf("artifacts: refused final name %s: something already exists there", w.meta.Path)
+	if fi, err := os.Lstat(w.final); err == nil {
+		err = fmt.Errorf("artifacts: refused final name %s: something already exists there: %w", w.meta.Path, existing(fi))
 		w.fail(err)
 		return Meta{}, err
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -141,6 +141,9 @@ func (w *Writer) commit() (Meta, error) {
 		w.store.beforeLink(w.final)
 	}
 	if err := os.Link(w.tmp, w.final); err != nil {
+		if fi, lerr := os.Lstat(w.final); lerr == nil {
+			err = fmt.Errorf("%w (%w)", existing(fi), err) // planted after the check above
+		}
 		err = fmt.Errorf("artifacts: refused final name %s: %w", w.meta.Path, err)
 		w.fail(err)
 		return Meta{}, err
@@ -195,4 +198,13 @@ func (w *Writer) abort() error {
 		return fmt.Errorf("artifacts: cannot remove temp file of %s %s: %w", w.meta.Kind, w.meta.ID, err)
 	}
 	return nil
+}
+
+// existing classifies what occupies a final name: a symlink is named as such (someone
+// planted it); anything else is an existing entry.
+func existing(fi fs.FileInfo) error {
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return ErrSymlink
+	}
+	return fs.ErrExist
 }

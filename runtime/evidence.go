@@ -95,10 +95,19 @@ func (r *Runtime) commitEvidence(runID string, res *transport.CaptureEvidenceRes
 		case errors.Is(err, artifacts.ErrTooLarge):
 			miss(p.Kind, transport.CodeArtifactTooLarge, "over the size limit: not kept")
 		case err != nil:
-			miss(p.Kind, transport.CodeInternal, "could not be written to the artifact store")
+			miss(p.Kind, storeFailureCode(err), "could not be written to the artifact store: "+artifacts.Cause(err))
 		default:
 			out.Artifacts = append(out.Artifacts, meta)
 		}
 	}
 	return &out
+}
+
+// storeFailureCode: an artifact that did not fit (file-size limit, no space or quota left)
+// is artifact_too_large like one over its size limit; any other store failure is internal.
+func storeFailureCode(err error) transport.Code {
+	if artifacts.NoRoom(err) {
+		return transport.CodeArtifactTooLarge
+	}
+	return transport.CodeInternal
 }

@@ -169,7 +169,7 @@ func (s *runState) storeDiagnostics() {
 		}
 		meta, err := s.env.Store.Put(s.env.RunID, s.l.ID, "log", data, cut)
 		if err != nil {
-			fmt.Fprintf(s.env.Log, "fastbrowser: the %s output of scenario %s was not stored: %v\n", o.source, s.l.ID, err)
+			fmt.Fprintf(s.env.Log, "fastbrowser: the %s output of scenario %s was not stored: %s\n", o.source, s.l.ID, artifacts.Cause(err))
 			continue
 		}
 		s.rep.Diagnostics = append(s.rep.Diagnostics, meta)

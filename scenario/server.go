@@ -80,9 +80,10 @@ func exitOf(p *process.Process) string {
 	return fmt.Sprintf("exit code %d", p.ExitCode())
 }
 
-// stop ends a managed server: TERM to its process group, a grace period, then KILL of the
-// whole group; it returns once the group is gone (or with an error when it could not be
-// made to go). Then it waits, bounded, for the last of the server's output to be drained.
+// stop ends a managed server: TERM to its process group (and to descendants that left it),
+// a grace period, then KILL of the whole group and tree; it returns once they are gone (or
+// with an error when they could not be made to go). Then it waits, bounded, for the last of
+// the server's output to be drained.
 func (fs *fixtureServer) stop() error {
 	if fs == nil || fs.proc == nil {
 		return nil
@@ -134,7 +135,8 @@ func startCommand(c *Command, dir string, lookup func(string) (string, bool), lo
 		}
 		env = append(env, name+"="+val)
 	}
-	spec := process.Spec{Path: prog, Args: c.Args, Dir: cwd, Env: env, OutputSink: log}
+	// TrackTree: a daemon the command leaves (setsid, double fork) is stopped with it.
+	spec := process.Spec{Path: prog, Args: c.Args, Dir: cwd, Env: env, OutputSink: log, TrackTree: true}
 	if out != nil {
 		spec.Capture = out.capt
 	}

@@ -54,8 +54,8 @@ func replayCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if err := os.MkdirAll(c.String("out"), 0o700); err != nil {
-				return usageError("--out %s: cannot create the directory", c.String("out"))
+			if err := prepareOutDir(c.String("out")); err != nil {
+				return err
 			}
 			return replay(c, st, orig, l)
 		},

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	goruntime "runtime"
 
@@ -67,8 +66,8 @@ func runCommand(st *state) *cli.Command {
 				return err
 			}
 			out := c.String("out")
-			if err := os.MkdirAll(out, 0o700); err != nil {
-				return usageError("--out %s: cannot create the directory", out)
+			if err := prepareOutDir(out); err != nil {
+				return err
 			}
 			if len(loaded) == 0 && !c.Bool("json") {
 				fmt.Fprintf(st.stdout, "shard %d/%d has no scenario files\n", sh.index, sh.total)

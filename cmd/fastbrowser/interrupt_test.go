@@ -48,6 +48,13 @@ func freeAddr(t *testing.T) string {
 // hook is cleanup (argv).
 func startInterruptRun(t *testing.T, cleanup []string) *interruptRun {
 	t.Helper()
+	return startInterruptRunWith(t, nil, cleanup)
+}
+
+// startInterruptRunWith is startInterruptRun with the managed server started by
+// server(bin, addr, dir) (argv) instead of `fastbrowser fixture serve` directly.
+func startInterruptRunWith(t *testing.T, server func(bin, addr, dir string) []string, cleanup []string) *interruptRun {
+	t.Helper()
 	bin, err := runtimetest.Binary()
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +64,11 @@ func startInterruptRun(t *testing.T, cleanup []string) *interruptRun {
 	r.marker = fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
 	base := "http://" + r.addr
 	cleanupJSON, _ := json.Marshal(map[string]any{"command": cleanup[0], "args": cleanup[1:], "cwd": r.dir})
+	start := []string{bin, "fixture", "serve", "--addr", r.addr}
+	if server != nil {
+		start = server(bin, r.addr, r.dir)
+	}
+	startJSON, _ := json.Marshal(map[string]any{"command": start[0], "args": start[1:]})
 	slow := `{"op": "navigate", "request": {"url": "/slow?ms=9000"}}`
 	scenarios := filepath.Join(r.dir, "scenarios")
 	if err := os.Mkdir(scenarios, 0o755); err != nil {
@@ -65,11 +77,11 @@ func startInterruptRun(t *testing.T, cleanup []string) *interruptRun {
 	writeScenario(t, scenarios, "a.json", fmt.Sprintf(`{
   "version": 1, "id": "long-running",
   "fixture": {"baseUrl": %q, "server": {"mode": "managed",
-    "start": {"command": %q, "args": ["fixture", "serve", "--addr", %q]},
+    "start": %s,
     "readiness": {"url": %q}}},
   "hooks": {"cleanup": %s},
   "operations": [%s, %s, %s]
-}`, base, bin, r.addr, base+"/health", cleanupJSON, slow, slow, slow))
+}`, base, startJSON, base+"/health", cleanupJSON, slow, slow, slow))
 	r.cmd = exec.Command(bin, "run", "--out", r.out, scenarios)
 	// TMPDIR is the test process's private one (runtimetest.Isolate): Chromium's profile
 	// goes there, where runtimetest's snapshots look.
@@ -298,4 +310,54 @@ func profileDirs() map[string]bool {
 		out[p] = true
 	}
 	return out
+}
+
+// TestInterruptTwiceEndsServerDaemons: the second Ctrl-C's abrupt exit (process.KillAll)
+// also ends what the managed server left outside its process group and session: a
+// `setsid sleep &` and a double-forked daemon. Neither is our child nor in a group we kill,
+// and Pdeathsig does not reach them; only the server's environment token finds them.
+func TestInterruptTwiceEndsServerDaemons(t *testing.T) {
+	server := func(bin, addr, dir string) []string {
+		return []string{"/bin/sh", "-c", fmt.Sprintf(`/usr/bin/setsid /bin/sleep 300 & echo $! > %[1]s/setsid.pid
+/usr/bin/setsid /bin/sh -c '/bin/sleep 300 & echo $! > %[1]s/daemon.pid'
+exec %[2]s fixture serve --addr %[3]s`, dir, bin, addr)}
+	}
+	r := startInterruptRunWith(t, server, []string{"/bin/sh", "-c", "touch cleanup-started; exec /bin/sleep 30"})
+	r.waitMidway(t)
+	var daemons []int
+	for _, f := range []string{"setsid.pid", "daemon.pid"} {
+		data, err := os.ReadFile(filepath.Join(r.dir, f))
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+		if err != nil || pid <= 1 || !proctest.Alive(pid) {
+			t.Fatalf("%s: %q (%v): the server's daemon is not running", f, data, err)
+		}
+		for server := range proctest.Cmdlines("fixture serve --addr " + r.addr) {
+			if st, _ := proctest.ReadStat(pid); st.Pgid == server {
+				t.Fatalf("%s: pid %d did not leave the server's group", f, pid)
+			}
+		}
+		daemons = append(daemons, pid)
+	}
+	r.interrupt(t)
+	if !proctest.PollUntil(30*time.Second, func() bool {
+		_, err := os.Stat(filepath.Join(r.dir, "cleanup-started"))
+		return err == nil
+	}) {
+		t.Fatalf("the cleanup hook never started after the first interrupt\nstderr:\n%s", r.stderr)
+	}
+	if !proctest.PollUntil(10*time.Second, func() bool { return strings.Contains(r.stderr.String(), "interrupt again to exit now") }) {
+		t.Fatalf("no notice of the first interrupt on stderr:\n%s", r.stderr)
+	}
+	r.interrupt(t)
+	if code := r.waitExit(t, 10*time.Second); code != exitInterrupted {
+		t.Fatalf("exit code %d, want %d\nstderr:\n%s", code, exitInterrupted, r.stderr)
+	}
+	// KillAll signalled them before the run exited; dying is asynchronous.
+	if !proctest.PollUntil(5*time.Second, func() bool {
+		proctest.ReapAdoptedOrphans(daemons...)
+		return !proctest.Alive(daemons[0]) && !proctest.Alive(daemons[1])
+	}) {
+		t.Fatalf("the server's daemons %v outlived the second interrupt", daemons)
+	}
+	r.requireNoOrphans(t, 10*time.Second)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/scenario"
@@ -86,7 +87,7 @@ func (rs *runSession) env(l *scenario.Loaded) scenario.Env {
 			opts.Secrets = rs.secrets
 			if storeErr != nil {
 				return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeInternal, transport.RetryNever, transport.NotAttempted,
-					"the artifact store %s cannot be opened", rs.stores.root)
+					"the artifact store %s cannot be opened: %s", rs.stores.root, artifacts.Cause(storeErr))
 			}
 			opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: rs.rep.RunID, Owner: spec.ID, Redaction: spec.Redaction, OnFailure: true}
 			attached := opts.CDPURL != ""

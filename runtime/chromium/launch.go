@@ -33,6 +33,8 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, &LaunchError{Reason: "launch cancelled", Err: err}
 	}
+	// What an earlier crash or SIGKILL left goes first (bounded; see sweepStale).
+	sweepStale(os.TempDir())
 	profile, err := os.MkdirTemp("", profilePattern)
 	if err != nil {
 		return nil, &LaunchError{Reason: "cannot create a profile directory", Err: err}

@@ -5,6 +5,10 @@
 // thread that stays locked for the child's whole life, is reaped by exactly one goroutine,
 // and has its stdout and stderr drained so a chatty child never blocks. Stop sends SIGTERM
 // to the group, waits a bounded grace, then SIGKILLs the group, grandchildren included.
+// Spec.TrackTree (fixture servers and hooks) also reaches descendants that left the group
+// (setsid, a double-forked daemon): they are found by a token in their inherited
+// environment and get the same TERM, grace and KILL. The package does not become a
+// subreaper: orphans it kills are reaped by whoever adopted them, never by a wait here.
 // Spec.Capture keeps a bounded copy of the output (Capture) that a slow OutputSink cannot
 // cost a byte. KillAll SIGKILLs every group not yet stopped, without waiting, for a program
 // about to exit abruptly: Pdeathsig reaches direct children only.

@@ -32,7 +32,7 @@ func unregister(p *Process) {
 // nothing. It is for a program about to exit without its orderly stop (a second interrupt):
 // Pdeathsig then reaches each direct child, but not what a child left running in its group
 // (the node under `sh -c "npm start"`, a hook's background job), which only a group kill
-// ends.
+// ends, nor what left the group (setsid, a daemon), which only the TrackTree scan finds.
 func KillAll() {
 	live.Lock()
 	procs := make([]*Process, 0, len(live.procs))
@@ -42,5 +42,12 @@ func KillAll() {
 	live.Unlock()
 	for _, p := range procs {
 		_ = p.signalGroup(syscall.SIGKILL)
+		// With Spec.TrackTree, also what left the group; a second pass catches a process
+		// forked between a scan and its kill, a third one forked during the second.
+		for range 3 {
+			if signalTree(p.marker, syscall.SIGKILL) == 0 {
+				break
+			}
+		}
 	}
 }

@@ -20,8 +20,9 @@ type Process struct {
 	// grandchild holding it cannot hang the reader) and is then closed.
 	Stdout io.ReadCloser
 
-	pid  int
-	pgid int // the child's process group (its own pid) or 0 where groups are not used
+	pid    int
+	pgid   int    // the child's process group (its own pid) or 0 where groups are not used
+	marker string // "NAME=1" in the environment of the child's whole tree (Spec.TrackTree), or ""
 
 	done    chan struct{}   // closed by the reaper after the child is reaped
 	drained <-chan struct{} // closed when the package's drains have ended
@@ -49,12 +50,21 @@ func Start(spec Spec) (*Process, error) {
 		Env:         spec.Env,
 		SysProcAttr: sysProcAttr(),
 	}
+	var marker string
+	if spec.TrackTree {
+		if marker = newMarker(); marker != "" {
+			if cmd.Env == nil {
+				cmd.Env = os.Environ()
+			}
+			cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], marker)
+		}
+	}
 	pipes, err := openPipes(cmd, spec)
 	if err != nil {
 		return nil, fmt.Errorf("process: start %s: %w", spec.Path, err)
 	}
 
-	p := &Process{done: make(chan struct{})}
+	p := &Process{done: make(chan struct{}), marker: marker}
 	started := make(chan error, 1)
 	go p.own(cmd, pipes, started)
 	if err := <-started; err != nil {

@@ -29,7 +29,9 @@ func (p *Process) own(cmd *exec.Cmd, pipes *pipeSet, started chan<- error) {
 	// ourselves, so os/exec starts no copy goroutines that a grandchild could hold open.
 	_ = cmd.Wait()
 	p.state = cmd.ProcessState
-	if p.pgid <= 1 || !groupHasLive(p.pgid) {
+	// A marked child's tree may outlive its group: it stays in KillAll's set until Kill has
+	// seen the tree gone.
+	if p.marker == "" && (p.pgid <= 1 || !groupHasLive(p.pgid)) {
 		unregister(p) // nothing of it is left for KillAll to reach
 	}
 	close(p.done)

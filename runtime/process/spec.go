@@ -32,4 +32,9 @@ type Spec struct {
 	// from two goroutines at once and must return at once without failing: use *Capture
 	// (a bounded in-memory copy), not a file or a pipe.
 	Capture io.Writer
+	// TrackTree marks the child's environment with a token of its own (Linux), so Stop,
+	// Kill and KillAll also end descendants that left its process group (setsid, a
+	// double-forked daemon): they inherit the token. Only a descendant that clears its
+	// environment (env -i, sudo) escapes.
+	TrackTree bool
 }

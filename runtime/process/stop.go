@@ -25,24 +25,34 @@ func (p *Process) Stop(grace time.Duration) error {
 }
 
 func (p *Process) stop(grace time.Duration) error {
+	deadline := time.Now().Add(grace)
 	if !p.reaped() {
 		_ = p.signalGroup(syscall.SIGTERM)
+		signalTree(p.marker, syscall.SIGTERM)
 		t := time.NewTimer(grace)
 		select {
 		case <-p.done:
 		case <-t.C:
 		}
 		t.Stop()
+	} else if p.marker != "" {
+		signalTree(p.marker, syscall.SIGTERM) // what a finished hook left running
+	}
+	if p.marker != "" {
+		// Descendants that left the group get what is left of the same grace to end.
+		awaitTreeGone(p.marker, deadline)
 	}
 	return p.Kill()
 }
 
-// Kill SIGKILLs the child's process group now and waits (bounded) for the child's reap and
-// for every other member of the group to be gone. It may be called at any time, also during
-// or after Stop.
+// Kill SIGKILLs the child's process group now (and, with Spec.TrackTree, every descendant
+// that left it) and waits (bounded) for the child's reap and for every other member of the
+// group and the tree to be gone. It may be called at any time, also during or after Stop.
 func (p *Process) Kill() error {
+	deadline := time.Now().Add(killReapWait)
 	sigErr := p.signalGroup(syscall.SIGKILL)
-	t := time.NewTimer(killReapWait)
+	treeErr := killTree(p.marker, deadline)
+	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
 	select {
 	case <-p.done:
@@ -54,6 +64,9 @@ func (p *Process) Kill() error {
 				return fmt.Errorf("process: group %d still running %s after SIGKILL", p.pgid, killReapWait)
 			case <-time.After(5 * time.Millisecond):
 			}
+		}
+		if treeErr != nil {
+			return treeErr // still registered: KillAll may try again
 		}
 		unregister(p) // gone: KillAll must not signal its group id again
 		return nil

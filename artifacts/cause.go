@@ -1,0 +1,67 @@
+package artifacts
+
+import (
+	"errors"
+	"io/fs"
+	"syscall"
+)
+
+// The store's refusals, wrapped in the errors it returns, so a caller can say which one
+// happened without reading the message (see Cause).
+var (
+	ErrSymlink  = errors.New("it is a symlink")
+	ErrNotDir   = errors.New("not a directory")
+	ErrNotOwned = errors.New("not owned by this user")
+	ErrChanged  = errors.New("it changed while being checked")
+	ErrBadID    = errors.New("invalid id")
+	ErrBadKind  = errors.New("unknown kind")
+)
+
+// Cause names why a store call failed in a fixed phrase that is safe in any output: no
+// path, no id, no Go error chain, nothing the caller passed in. Errors the store does not
+// know are "unexpected file system error".
+func Cause(err error) string {
+	for _, c := range causes {
+		if errors.Is(err, c.err) {
+			return c.phrase
+		}
+	}
+	return "unexpected file system error"
+}
+
+// NoRoom reports whether err means the artifact did not fit: over its kind's size limit,
+// over the process's file-size limit (EFBIG, RLIMIT_FSIZE), or no space or quota left.
+// Those are artifact_too_large; every other failure of the store is internal.
+func NoRoom(err error) bool {
+	return errors.Is(err, ErrTooLarge) || errors.Is(err, syscall.EFBIG) ||
+		errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+}
+
+// causes is checked in order: the store's own refusals first, then the errno underneath.
+var causes = []struct {
+	err    error
+	phrase string
+}{
+	{ErrTooLarge, "over the size limit"},
+	{ErrSymlink, "symlink refused"},
+	{ErrNotDir, "not a directory"},
+	{ErrNotOwned, "not owned by this user"},
+	{ErrChanged, "directory changed while being checked"},
+	{ErrBadID, "invalid id"},
+	{ErrBadKind, "unknown kind"},
+	{errStoreClosed, "the store is closed"},
+	{syscall.ENOSPC, "no space left on device"},
+	{syscall.EDQUOT, "disk quota exceeded"},
+	{syscall.EFBIG, "file too large"},
+	{syscall.ELOOP, "symlink refused"},
+	{syscall.ENOTDIR, "not a directory"},
+	{fs.ErrExist, "the name is already taken"},
+	{syscall.EACCES, "permission denied"},
+	{syscall.EPERM, "permission denied"},
+	{syscall.EROFS, "read-only file system"},
+	{syscall.EIO, "input/output error"},
+	{syscall.EMFILE, "too many open files"},
+	{syscall.ENFILE, "too many open files"},
+	{syscall.ENAMETOOLONG, "name too long"},
+	{syscall.ENOENT, "a directory of the store is missing"},
+}

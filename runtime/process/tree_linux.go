@@ -1,0 +1,128 @@
+package process
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// A child started with Spec.TrackTree carries markerPrefix+<random hex>=1 in its
+// environment. Every descendant inherits it, also through setsid() and a double fork that
+// leave the process group, so after the group is signalled a scan of /proc/*/environ finds
+// the rest (Jenkins' ProcessTreeKiller does the same). The random part keeps each child's
+// tree apart from every other's, so stopping one server never touches another's processes;
+// a name per child (not one shared name) survives a descendant that starts its own marked
+// children, or an exec that drops duplicate names.
+const markerPrefix = "FASTBROWSER_OWNER_"
+
+// newMarker returns a fresh "NAME=1" environment entry.
+func newMarker() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return markerPrefix + hex.EncodeToString(b[:]) + "=1"
+}
+
+// signalTree sends sig to every live process (not us, never pid <= 1) whose environment holds
+// marker, and returns how many it signalled. Each is pinned first (os.FindProcess holds a
+// pidfd where the kernel has one) and its environment read again after the pin, so a pid
+// reused between the scan and the signal is never signalled: the pidfd names the process
+// that was checked, and a process that died in between is not signalled at all.
+func signalTree(marker string, sig syscall.Signal) int {
+	if marker == "" {
+		return 0
+	}
+	n := 0
+	for _, pid := range markedPids(marker) {
+		if signalMarked(pid, marker, sig) {
+			n++
+		}
+	}
+	return n
+}
+
+func signalMarked(pid int, marker string, sig syscall.Signal) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	defer p.Release()
+	if !hasMarker(pid, marker) {
+		return false
+	}
+	return p.Signal(sig) == nil
+}
+
+// markedPids scans /proc for processes whose environment holds marker.
+func markedPids(marker string) []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	self := os.Getpid()
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid <= 1 || pid == self {
+			continue
+		}
+		if hasMarker(pid, marker) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// hasMarker reports whether pid's environment holds the entry marker. It streams the file
+// (an environment may be megabytes) and matches whole entries only. A zombie or a process
+// that is exiting has an empty environment here, so it no longer counts.
+func hasMarker(pid int, marker string) bool {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	want := []byte("\x00" + marker + "\x00")
+	buf := make([]byte, 0, 32<<10)
+	buf = append(buf, 0) // the first entry has no NUL before it
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) || err == nil && n == 0 {
+			return bytes.Contains(append(buf, 0), want)
+		}
+		if err != nil {
+			return false
+		}
+		if bytes.Contains(buf, want) {
+			return true
+		}
+		// Keep the tail that may hold the start of a match split across reads.
+		keep := min(len(buf), len(want)-1)
+		buf = append(buf[:0], buf[len(buf)-keep:]...)
+	}
+}
+
+// killTree SIGKILLs every marked process until a scan finds none (a process may fork
+// between a scan and its kill), or until deadline.
+func killTree(marker string, deadline time.Time) error {
+	for signalTree(marker, syscall.SIGKILL) > 0 {
+		if time.Now().After(deadline) {
+			return errors.New("process: descendants that left the group still running after SIGKILL")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return nil
+}
+
+// awaitTreeGone waits, until deadline, for every marked process to exit.
+func awaitTreeGone(marker string, deadline time.Time) {
+	for len(markedPids(marker)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
