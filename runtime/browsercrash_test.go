@@ -131,27 +131,19 @@ func TestTabClosingItselfIsNotABrowserCrash(t *testing.T) {
 	}))
 	defer site.Close()
 	rt := runtimetest.Open(t)
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/"}); err != nil {
+	popup := popupFrom(t, rt, site.URL+"/", "Open")
+	if _, err := transport.Dispatch(bg, rt, transport.Assert{Tab: popup, Kind: transport.AssertTitle, Value: "Closer"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Open"}}); err != nil {
-		t.Fatal(err)
-	}
-	pop, err := transport.Dispatch(bg, rt, transport.WaitPopup{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := transport.Dispatch(bg, rt, transport.Assert{Tab: pop.Popup, Kind: transport.AssertTitle, Value: "Closer"}); err != nil {
-		t.Fatal(err)
-	}
-	_, actErr := transport.Dispatch(bg, rt, transport.Act{Tab: pop.Popup, Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Close me"}})
+	_, actErr := transport.Dispatch(bg, rt, transport.Act{Tab: popup, Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Close me"}})
 	if errors.Is(actErr, transport.ErrCode(transport.CodeBrowserCrashed)) {
 		t.Fatalf("a tab closing itself was taken for a dead browser: %v", actErr)
 	}
 	// Until the worker has seen the target go, the tab's calls fail on its closed socket.
 	deadline := time.Now().Add(budgets.Navigation.Default)
+	var err error
 	for {
-		_, err = transport.Dispatch(bg, rt, transport.Read{Tab: pop.Popup})
+		_, err = transport.Dispatch(bg, rt, transport.Read{Tab: popup})
 		if err != nil {
 			break
 		}

@@ -34,6 +34,23 @@ func observe(t *testing.T, rt transport.Caller) transport.ObserveResult {
 	return ob
 }
 
+// popupFrom navigates the selected tab to page, clicks the button named button there, and
+// returns the handle of the popup it opened.
+func popupFrom(t *testing.T, rt transport.Caller, page, button string) string {
+	t.Helper()
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: page}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: button}}); err != nil {
+		t.Fatal(err)
+	}
+	pop, err := transport.Dispatch(bg, rt, transport.WaitPopup{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pop.Popup
+}
+
 func TestObserveHidesValues(t *testing.T) {
 	t.Parallel()
 	site := runtimetest.Fixture()

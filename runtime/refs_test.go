@@ -17,20 +17,11 @@ func TestRefBoundToTabAndDocument(t *testing.T) {
 	defer site.Close()
 	rt := runtimetest.Open(t)
 	// Tab t2: /delete, whose first refs are its two Delete buttons and a link.
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/popup"}); err != nil {
+	popup := popupFrom(t, rt, site.URL+"/popup", "Open popup")
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{Tab: popup, URL: site.URL + "/delete"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Open popup"}}); err != nil {
-		t.Fatal(err)
-	}
-	pop, err := transport.Dispatch(bg, rt, transport.WaitPopup{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{Tab: pop.Popup, URL: site.URL + "/delete"}); err != nil {
-		t.Fatal(err)
-	}
-	other, err := transport.Dispatch(bg, rt, transport.Observe{Tab: pop.Popup})
+	other, err := transport.Dispatch(bg, rt, transport.Observe{Tab: popup})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +39,7 @@ func TestRefBoundToTabAndDocument(t *testing.T) {
 	}
 	// t1's refs on t2: refused, never resolved to whatever t2 holds under that name.
 	for _, ref := range []string{nothing, findRef(here.Nodes, "button", "Continue")} {
-		_, err := transport.Dispatch(bg, rt, transport.Act{Tab: pop.Popup, Action: transport.ActClick, Target: transport.Target{Ref: ref}})
+		_, err := transport.Dispatch(bg, rt, transport.Act{Tab: popup, Action: transport.ActClick, Target: transport.Target{Ref: ref}})
 		if oe := wantCode(t, err, transport.CodeStaleDocument, transport.NotAttempted); oe.Retry != transport.RetryNever {
 			t.Errorf("retry %q", oe.Retry)
 		}

@@ -1,14 +1,9 @@
 package worker
 
 import (
-	"context"
-	"io"
-	"log"
 	"testing"
-	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -17,22 +12,9 @@ import (
 // the full-tree limit) outlines like the whole tree, node for node; only the truncation mark
 // differs. The windows link up through the nodes' own child ids.
 func TestBoundedReadMatchesFullTree(t *testing.T) {
-	b, err := runtimetest.Browser()
-	if err != nil {
-		t.Fatal(err)
-	}
 	site := runtimetest.Fixture()
 	defer site.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	w := newWorker(log.New(io.Discard, "", 0), policy.AllowAll())
-	if err := w.connect(ctx, b.WebSocketURL()); err != nil {
-		t.Fatal(err)
-	}
-	defer w.teardown()
-	if _, err := w.navigate(ctx, &transport.Navigate{URL: site.URL + "/big"}, w.base); err != nil {
-		t.Fatal(err)
-	}
+	ctx, w, _ := workerOn(t, site.URL+"/big")
 	// One window holding the whole page, then windows of 300 elements: shells down to the
 	// sections, whole sections under them.
 	for _, window := range []int{budgets.OutlineWindowElements, 300} {
