@@ -72,14 +72,14 @@ func Load(path string) (*Loaded, error) { return LoadWith(path, Overrides{}) }
 func LoadWith(path string, o Overrides) (*Loaded, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, &ValidationError{File: path, Message: "cannot read the file"}
+		return nil, &ValidationError{File: path, Code: transport.CodeInvalidRequest, Message: "cannot read the file"}
 	}
 	if info.Size() > budgets.ScenarioFileSize {
-		return nil, &ValidationError{File: path, Message: fmt.Sprintf("file larger than %d bytes", budgets.ScenarioFileSize)}
+		return nil, &ValidationError{File: path, Code: transport.CodeInvalidRequest, Message: fmt.Sprintf("file larger than %d bytes", budgets.ScenarioFileSize)}
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &ValidationError{File: path, Message: "cannot read the file"}
+		return nil, &ValidationError{File: path, Code: transport.CodeInvalidRequest, Message: "cannot read the file"}
 	}
 	l, err := parse(data, o)
 	if err != nil {

@@ -3,9 +3,12 @@ package scenario
 import (
 	"embed"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenarios"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -193,6 +196,32 @@ func TestParseEnvValues(t *testing.T) {
 		var ve *ValidationError
 		if !errors.As(err, &ve) || !strings.HasPrefix(ve.Path, "hooks.setup.env") {
 			t.Errorf("env %s: err %v", bad, err)
+		}
+	}
+}
+
+// TestParseRefusesDeepNesting: a scenario file nested past budgets.JSONNesting is refused
+// with the limit named and the JSON path of the value, without recursing that deep; one
+// too deep to fit 1 MiB is refused for its size.
+func TestParseRefusesDeepNesting(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{10_000, 500_000, 8_000_000} {
+		doc := `{"version":1,"id":"deep","operations":[{"op":"read","request":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}]}`
+		file := filepath.Join(dir, "deep.json")
+		if err := os.WriteFile(file, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(file)
+		var ve *ValidationError
+		if !errors.As(err, &ve) || ve.File != file || ve.Code != transport.CodeInvalidRequest {
+			t.Fatalf("%d levels: err = %v", n, err)
+		}
+		want, path := "more than 512 levels", "operations[0].request"
+		if len(doc) > budgets.ScenarioFileSize {
+			want, path = "larger than", ""
+		}
+		if !strings.Contains(ve.Message, want) || !strings.HasPrefix(ve.Path, path) {
+			t.Fatalf("%d levels: path %.60q message %q, want path %q… and %q", n, ve.Path, ve.Message, path, want)
 		}
 	}
 }

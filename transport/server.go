@@ -10,6 +10,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport/jsonl"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
@@ -132,6 +133,13 @@ func isBlank(b []byte) bool {
 func (s *server) handleLine(line []byte) {
 	if !utf8.Valid(line) {
 		s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted, "frame is not valid UTF-8"))
+		return
+	}
+	// gjson and the strict decoder recurse: the depth is checked first, iteratively, so no
+	// line within the size limit can overflow the stack.
+	if strictjson.CheckDepth(line) != nil {
+		s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted,
+			"frame nests arrays and objects more than %d levels deep and was not parsed", budgets.JSONNesting))
 		return
 	}
 	if !gjson.ValidBytes(line) {
