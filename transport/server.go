@@ -221,7 +221,9 @@ func (s *server) enqueue(j *job) {
 	s.mu.Lock()
 	if _, dup := s.pending[j.id]; dup {
 		s.mu.Unlock()
-		s.replyError(j.id, Invalid(j.op.OpName(), "id", "request id %q is already in flight", j.id))
+		// No id on this refusal: a frame with that id is the in-flight request's answer,
+		// which the parent still gets, once.
+		s.replyError("", Invalid(j.op.OpName(), "id", "request id %q is already in flight; this request was not queued", j.id))
 		return
 	}
 	if s.queueShut {
