@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -76,6 +77,7 @@ type job struct {
 	id     string
 	op     Operation
 	octx   *OperationContext
+	budget time.Duration // the frame's timeoutMs; 0: none given
 	ctx    context.Context
 	cancel context.CancelFunc
 }
@@ -195,7 +197,15 @@ func (s *server) handleLine(line []byte) {
 		s.replyError(rf.ID, AsOperationError(rf.Op, err))
 		return
 	}
-	s.enqueue(&job{id: rf.ID, op: op, octx: rf.Context})
+	var budget time.Duration
+	if rf.TimeoutMs != 0 {
+		var err error
+		if budget, err = resolveTimeout(rf.Op, time.Duration(rf.TimeoutMs)*time.Millisecond); err != nil {
+			s.replyError(rf.ID, AsOperationError(rf.Op, err))
+			return
+		}
+	}
+	s.enqueue(&job{id: rf.ID, op: op, octx: rf.Context, budget: budget})
 }
 
 // frameError turns a strict-decoding refusal into invalid_request with the JSON path.
@@ -299,6 +309,9 @@ func (s *server) run(ctx context.Context, j *job) {
 	// The request ends with its cancel frame (j.ctx) or with the server (ctx).
 	rctx, stop := context.WithCancel(j.ctx)
 	defer stop()
+	if j.budget > 0 {
+		rctx = WithRequestBudget(rctx, j.budget)
+	}
 	unhook := context.AfterFunc(ctx, stop)
 	defer unhook()
 	res, err := s.handle(rctx, j)
