@@ -365,6 +365,9 @@ func checkOperations(ops []Operation, base *url.URL) error {
 		if err := resolveAssert(fr, base, path+".request.value"); err != nil {
 			return err
 		}
+		if err := checkNarrowing(fr, path+".request.origins"); err != nil {
+			return err
+		}
 		placeholder := ""
 		if ref := fr.tabRef(); ref != nil {
 			field := ".request.tab"
@@ -428,6 +431,22 @@ func resolveAssert(fr fileRequest, base *url.URL, path string) error {
 	case transport.AssertOrigin:
 		if _, err := policy.NormalizeOrigin(a.Value); err != nil {
 			return fail(path, "expected an exact http or https origin without credentials, path, query or fragment")
+		}
+	}
+	return nil
+}
+
+// checkNarrowing refuses, at load, a narrowing origin that could never be one (a scheme other
+// than http(s), credentials, a path, "*"); whether it is inside the base is the runtime's to
+// say.
+func checkNarrowing(fr fileRequest, path string) error {
+	n, ok := fr.(*narrowReq)
+	if !ok {
+		return nil
+	}
+	for i, o := range n.Origins {
+		if _, err := policy.NormalizeOrigin(o); err != nil {
+			return fail(path+"["+strconv.Itoa(i)+"]", "expected an exact http or https origin without credentials, path, query or fragment")
 		}
 	}
 	return nil

@@ -91,6 +91,7 @@ func TestParseRefusesWithPath(t *testing.T) {
 		{"assert url credentials", `"kind": "title", "value": "Sign in"`, `"kind": "url", "value": "https://u:pw@127.0.0.1:4310/"`, "operations[4].request.value", "credentials"},
 		{"assert url ftp", `"kind": "title", "value": "Sign in"`, `"kind": "url", "value": "ftp://127.0.0.1/form"`, "operations[4].request.value", "http or https"},
 		{"assert origin ftp", `"kind": "title", "value": "Sign in"`, `"kind": "origin", "value": "ftp://u:pw@127.0.0.1"`, "operations[4].request.value", "http or https origin"},
+		{"narrowing to ftp", `{"id": "tabs", "op": "listTabs", "request": {"select": {"kind": "index", "index": 0}}},`, `{"op": "narrowOriginPolicy", "request": {"origins": ["http://127.0.0.1:4310", "ftp://u:pw@127.0.0.1"]}}, {"id": "tabs", "op": "listTabs", "request": {"select": {"kind": "index", "index": 0}}},`, "operations[1].request.origins[1]", "http or https origin"},
 		{"op timeoutMs over ceiling", `{"id": "home", "op": "navigate",`, `{"id": "home", "op": "navigate", "timeoutMs": 120001,`, "operations[0].timeoutMs", "ceiling"},
 		{"op timeoutMs negative", `{"id": "home", "op": "navigate",`, `{"id": "home", "op": "navigate", "timeoutMs": -1,`, "operations[0].timeoutMs", "positive"},
 		{"selectTab without tab", `"request": {"tab": {"source": "operation", "operation": {"id": "tabs"}, "result": "listedTab", "index": 0}}`, `"request": {}`, "operations[2].request", `missing required field "tab"`},
