@@ -52,6 +52,7 @@ const (
 	ScreenshotBytes  = 8 << 20   // one screenshot artifact
 	DiagnosticsBytes = 256 << 10 // one diagnostics (JSON) artifact
 	FrameBytes       = 16 << 20  // one JSONL line, newline excluded
+	JSONNesting      = 512       // levels of arrays and objects in one frame or scenario file
 	URLBytes         = 8 << 10   // one URL a caller may navigate to
 	ReadTextChars    = 20000     // visible text one read returns
 	AssertValueChars = 2000      // the value one assertion compares against

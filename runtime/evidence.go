@@ -21,10 +21,6 @@ type EvidenceOptions struct {
 	OnFailure bool
 }
 
-// failureEvidenceWorkerMs is what the worker gets of the failure-evidence budget: the rest
-// is the round trip and the commit, so the whole capture stays inside the budget.
-const failureEvidenceWorkerMs = 1500
-
 // withFailureEvidence captures evidence for a failed operation, best effort and within the
 // failure-evidence budget. The original error is returned unchanged but for the evidence
 // lists; nothing is retried.
@@ -41,9 +37,11 @@ func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 	case transport.CodeWorkerCrashed, transport.CodeCancelled, transport.CodeInvalidRequest, transport.CodeBudgetExceeded:
 		return err // no page to show, or nothing reached it
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.FailureEvidence.Default)
-	defer cancel()
-	req := &transport.CaptureEvidence{RunID: r.evidence.RunID, Operation: r.evidenceLabel(op), Redaction: r.evidence.Redaction, BudgetMs: failureEvidenceWorkerMs}
+	// The capture gets the failure-evidence budget (2 s, which is also the screenshot floor)
+	// in the worker; the client's deadline for it adds the usual round-trip margin.
+	ctx := context.Background()
+	req := &transport.CaptureEvidence{RunID: r.evidence.RunID, Operation: r.evidenceLabel(op), Redaction: r.evidence.Redaction,
+		BudgetMs: int(budgets.FailureEvidence.Default.Milliseconds())}
 	if refs := op.TabRefs(); len(refs) > 0 {
 		req.Tab = *refs[0] // already the worker's target id
 	}

@@ -80,6 +80,10 @@ type Operation struct {
 	// Context applies an earlier narrowOriginPolicy's context to this operation; without
 	// it the operation runs under the scenario's base origins.
 	Context *ContextRef `json:"context,omitempty"`
+	// TimeoutMs is this operation's request budget (0: the default 10 s; ceiling 120 s). It
+	// bounds act (a step's too) and calls without a budget of their own; the scenario
+	// budget still bounds it.
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 
 	// req is the decoded request (relative URLs already resolved); step replaces it for
 	// op "step".

@@ -72,14 +72,14 @@ func Load(path string) (*Loaded, error) { return LoadWith(path, Overrides{}) }
 func LoadWith(path string, o Overrides) (*Loaded, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, &ValidationError{File: path, Message: "cannot read the file"}
+		return nil, &ValidationError{File: path, Code: transport.CodeInvalidRequest, Message: "cannot read the file"}
 	}
 	if info.Size() > budgets.ScenarioFileSize {
-		return nil, &ValidationError{File: path, Message: fmt.Sprintf("file larger than %d bytes", budgets.ScenarioFileSize)}
+		return nil, &ValidationError{File: path, Code: transport.CodeInvalidRequest, Message: fmt.Sprintf("file larger than %d bytes", budgets.ScenarioFileSize)}
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &ValidationError{File: path, Message: "cannot read the file"}
+		return nil, &ValidationError{File: path, Code: transport.CodeInvalidRequest, Message: "cannot read the file"}
 	}
 	l, err := parse(data, o)
 	if err != nil {
@@ -323,6 +323,12 @@ func checkOperations(ops []Operation, base *url.URL) error {
 			}
 			ids[op.ID] = i
 		}
+		if op.TimeoutMs < 0 {
+			return fail(path+".timeoutMs", "expected a positive number of milliseconds")
+		}
+		if _, err := budgets.Request.ResolveMs(op.TimeoutMs); err != nil {
+			return overCeiling(path+".timeoutMs", op.TimeoutMs, budgets.Request)
+		}
 		if op.Context != nil {
 			if op.Op == OpStep || op.Op == transport.OpNarrowOriginPolicy {
 				return fail(path+".context", "a context goes with browser operations, not with "+op.Op)
@@ -356,6 +362,12 @@ func checkOperations(ops []Operation, base *url.URL) error {
 			}
 			nav.URL = resolved
 		}
+		if err := resolveAssert(fr, base, path+".request.value"); err != nil {
+			return err
+		}
+		if err := checkNarrowing(fr, path+".request.origins"); err != nil {
+			return err
+		}
 		placeholder := ""
 		if ref := fr.tabRef(); ref != nil {
 			field := ".request.tab"
@@ -377,19 +389,67 @@ func checkOperations(ops []Operation, base *url.URL) error {
 }
 
 // resolveURL resolves a relative URL against fixture.baseUrl (URL resolution, not
-// templating); an absolute URL is left as written for the policy to judge at run time.
+// templating); an absolute URL is left as written for the policy to judge at run time. Either
+// way the URL must be http(s) with a host and no credentials: that much needs no policy.
+// Messages never quote the URL, which may hold a password.
 func resolveURL(raw string, base *url.URL, path string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", fail(path, "not a URL")
 	}
-	if u.IsAbs() {
-		return raw, nil
+	resolved := raw
+	if !u.IsAbs() {
+		if base == nil {
+			return "", fail(path, "a relative URL needs fixture.baseUrl")
+		}
+		u = base.ResolveReference(u)
+		resolved = u.String()
 	}
-	if base == nil {
-		return "", fail(path, "a relative URL needs fixture.baseUrl")
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fail(path, "expected an http or https URL (scheme "+quote(clip(u.Scheme))+" is not allowed)")
 	}
-	return base.ResolveReference(u).String(), nil
+	if u.User != nil {
+		return "", fail(path, "a URL must not carry credentials")
+	}
+	return resolved, nil
+}
+
+// resolveAssert resolves a url assertion's value like navigate's url, so "/form" means the
+// fixture's /form, and refuses an origin assertion's value that is not an http(s) origin.
+func resolveAssert(fr fileRequest, base *url.URL, path string) error {
+	a, ok := fr.(*assertReq)
+	if !ok || a.Value == "" { // an empty value is the protocol's to refuse
+		return nil
+	}
+	switch a.Kind {
+	case transport.AssertURL:
+		resolved, err := resolveURL(a.Value, base, path)
+		if err != nil {
+			return err
+		}
+		a.Value = resolved
+	case transport.AssertOrigin:
+		if _, err := policy.NormalizeOrigin(a.Value); err != nil {
+			return fail(path, "expected an exact http or https origin without credentials, path, query or fragment")
+		}
+	}
+	return nil
+}
+
+// checkNarrowing refuses, at load, a narrowing origin that could never be one (a scheme other
+// than http(s), credentials, a path, "*"); whether it is inside the base is the runtime's to
+// say.
+func checkNarrowing(fr fileRequest, path string) error {
+	n, ok := fr.(*narrowReq)
+	if !ok {
+		return nil
+	}
+	for i, o := range n.Origins {
+		if _, err := policy.NormalizeOrigin(o); err != nil {
+			return fail(path+"["+strconv.Itoa(i)+"]", "expected an exact http or https origin without credentials, path, query or fragment")
+		}
+	}
+	return nil
 }
 
 func clip(s string) string {

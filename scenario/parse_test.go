@@ -1,11 +1,16 @@
 package scenario
 
 import (
+	"context"
 	"embed"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenarios"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -77,6 +82,18 @@ func TestParseRefusesWithPath(t *testing.T) {
 		{"bad mode", `"mode": "managed"`, `"mode": "docker"`, "fixture.server.mode", "expected"},
 		{"readiness not http", `"url": "http://127.0.0.1:4310/health"`, `"url": "file:///health"`, "fixture.server.readiness.url", "http"},
 		{"base url credentials", `"baseUrl": "http://127.0.0.1:4310"`, `"baseUrl": "http://u:p@127.0.0.1:4310"`, "fixture.baseUrl", "credentials"},
+		{"base url ftp", `"baseUrl": "http://127.0.0.1:4310"`, `"baseUrl": "ftp://127.0.0.1:4310"`, "fixture.baseUrl", "http"},
+		{"readiness credentials", `"url": "http://127.0.0.1:4310/health"`, `"url": "http://u:pw@127.0.0.1:4310/health"`, "fixture.server.readiness.url", "credentials"},
+		{"navigate credentials", `"url": "/form?x=1"`, `"url": "http://u:pw@127.0.0.1:4310/form"`, "operations[0].request.url", "credentials"},
+		{"navigate scheme-relative credentials", `"url": "/form?x=1"`, `"url": "//u:pw@127.0.0.1:4310/form"`, "operations[0].request.url", "credentials"},
+		{"navigate ftp", `"url": "/form?x=1"`, `"url": "ftp://u:pw@127.0.0.1/form"`, "operations[0].request.url", `scheme "ftp" is not allowed`},
+		{"navigate javascript", `"url": "/form?x=1"`, `"url": "javascript:alert(1)"`, "operations[0].request.url", "http or https"},
+		{"assert url credentials", `"kind": "title", "value": "Sign in"`, `"kind": "url", "value": "https://u:pw@127.0.0.1:4310/"`, "operations[4].request.value", "credentials"},
+		{"assert url ftp", `"kind": "title", "value": "Sign in"`, `"kind": "url", "value": "ftp://127.0.0.1/form"`, "operations[4].request.value", "http or https"},
+		{"assert origin ftp", `"kind": "title", "value": "Sign in"`, `"kind": "origin", "value": "ftp://u:pw@127.0.0.1"`, "operations[4].request.value", "http or https origin"},
+		{"narrowing to ftp", `{"id": "tabs", "op": "listTabs", "request": {"select": {"kind": "index", "index": 0}}},`, `{"op": "narrowOriginPolicy", "request": {"origins": ["http://127.0.0.1:4310", "ftp://u:pw@127.0.0.1"]}}, {"id": "tabs", "op": "listTabs", "request": {"select": {"kind": "index", "index": 0}}},`, "operations[1].request.origins[1]", "http or https origin"},
+		{"op timeoutMs over ceiling", `{"id": "home", "op": "navigate",`, `{"id": "home", "op": "navigate", "timeoutMs": 120001,`, "operations[0].timeoutMs", "ceiling"},
+		{"op timeoutMs negative", `{"id": "home", "op": "navigate",`, `{"id": "home", "op": "navigate", "timeoutMs": -1,`, "operations[0].timeoutMs", "positive"},
 		{"selectTab without tab", `"request": {"tab": {"source": "operation", "operation": {"id": "tabs"}, "result": "listedTab", "index": 0}}`, `"request": {}`, "operations[2].request", `missing required field "tab"`},
 	}
 	for _, c := range cases {
@@ -91,6 +108,9 @@ func TestParseRefusesWithPath(t *testing.T) {
 			}
 			if !strings.Contains(ve.Message, c.msg) {
 				t.Errorf("message = %q, want it to contain %q", ve.Message, c.msg)
+			}
+			if strings.Contains(ve.Error(), "pw") {
+				t.Errorf("the refusal quotes a URL's password: %q", ve.Error())
 			}
 			wantCode := transport.CodeInvalidRequest
 			if c.msg == "ceiling" {
@@ -194,5 +214,60 @@ func TestParseEnvValues(t *testing.T) {
 		if !errors.As(err, &ve) || !strings.HasPrefix(ve.Path, "hooks.setup.env") {
 			t.Errorf("env %s: err %v", bad, err)
 		}
+	}
+}
+
+// TestParseRefusesDeepNesting: a scenario file nested past budgets.JSONNesting is refused
+// with the limit named and the JSON path of the value, without recursing that deep; one
+// too deep to fit 1 MiB is refused for its size.
+func TestParseRefusesDeepNesting(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{10_000, 500_000, 8_000_000} {
+		doc := `{"version":1,"id":"deep","operations":[{"op":"read","request":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}]}`
+		file := filepath.Join(dir, "deep.json")
+		if err := os.WriteFile(file, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(file)
+		var ve *ValidationError
+		if !errors.As(err, &ve) || ve.File != file || ve.Code != transport.CodeInvalidRequest {
+			t.Fatalf("%d levels: err = %v", n, err)
+		}
+		want, path := "more than 512 levels", "operations[0].request"
+		if len(doc) > budgets.ScenarioFileSize {
+			want, path = "larger than", ""
+		}
+		if !strings.Contains(ve.Message, want) || !strings.HasPrefix(ve.Path, path) {
+			t.Fatalf("%d levels: path %.60q message %q, want path %q… and %q", n, ve.Path, ve.Message, path, want)
+		}
+	}
+}
+
+// TestParseResolvesAssertURL: a relative url assertion resolves against fixture.baseUrl
+// like navigate's url (and needs one); an operation's timeoutMs becomes its calls' request
+// budget.
+func TestParseResolvesAssertURL(t *testing.T) {
+	l, err := Parse([]byte(`{"version":1,"id":"x","fixture":{"baseUrl":"http://127.0.0.1:4310"},"operations":[
+	  {"op":"assert","request":{"kind":"url","value":"/form"}},
+	  {"op":"assert","request":{"kind":"url","value":"http://127.0.0.1:4310/about"}},
+	  {"op":"act","timeoutMs":15000,"request":{"action":"click","target":{"role":"button","name":"Go"}}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"http://127.0.0.1:4310/form", "http://127.0.0.1:4310/about"} {
+		if got := l.Operations[i].req.bind("").(*transport.Assert).Value; got != want {
+			t.Errorf("operations[%d] value %q, want %q", i, got, want)
+		}
+	}
+	if got := transport.RequestBudget(l.Operations[2].requestBudget(context.Background())); got != 15*time.Second {
+		t.Errorf("operations[2] request budget %s, want 15s", got)
+	}
+	if got := transport.RequestBudget(l.Operations[0].requestBudget(context.Background())); got != budgets.Request.Default {
+		t.Errorf("operations[0] request budget %s, want the default", got)
+	}
+	_, err = Parse([]byte(`{"version":1,"id":"x","operations":[{"op":"assert","request":{"kind":"url","value":"/form"}}]}`))
+	var ve *ValidationError
+	if !errors.As(err, &ve) || ve.Path != "operations[0].request.value" || !strings.Contains(ve.Message, "fixture.baseUrl") {
+		t.Fatalf("relative url assertion without a base: %v", err)
 	}
 }

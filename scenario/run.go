@@ -245,13 +245,14 @@ func (s *runState) operations(ctx context.Context, rt *runtime.Runtime) error {
 		started := time.Now()
 		var res transport.Result
 		var err error
+		callCtx := op.requestBudget(ctx)
 		if op.step != nil {
-			res, err = runStep(ctx, rt, op.step)
+			res, err = runStep(callCtx, rt, op.step)
 		} else {
 			var tab string
 			tab, err = resolveTab(op.req.tabRef(), s.l.Operations, results, initial)
 			if err == nil {
-				res, err = rt.Call(ctx, op.req.bind(tab), contextFor(op.Context, s.l.Operations, results))
+				res, err = rt.Call(callCtx, op.req.bind(tab), contextFor(op.Context, s.l.Operations, results))
 			}
 		}
 		or.DurationMs = time.Since(started).Milliseconds()
@@ -284,6 +285,14 @@ func (s *runState) usesInitialTab() bool {
 		}
 	}
 	return false
+}
+
+// requestBudget puts the operation's timeoutMs, when it has one, on the context of its calls.
+func (op *Operation) requestBudget(ctx context.Context) context.Context {
+	if op.TimeoutMs == 0 {
+		return ctx
+	}
+	return transport.WithRequestBudget(ctx, time.Duration(op.TimeoutMs)*time.Millisecond)
 }
 
 // resolveTab turns a file's tab reference into the runtime handle the referenced earlier

@@ -178,9 +178,13 @@ func (c *Client) fail(oe *OperationError) {
 	}
 }
 
-// DeadlineFor is the transport deadline of one call of op: the operation's own budget plus
+// DeadlineFor is the transport deadline of one call of op under the default request budget.
+func DeadlineFor(op Operation) time.Duration { return deadlineFor(op, budgets.Request.Default) }
+
+// deadlineFor is the transport deadline of one call of op: the operation's own budget plus
 // a margin for the round trip, so the worker's budget fires first and says which budget.
-func DeadlineFor(op Operation) time.Duration {
+// request is the call's request budget, which bounds the calls without a budget of their own.
+func deadlineFor(op Operation, request time.Duration) time.Duration {
 	const margin = 2 * time.Second
 	switch op.OpName() {
 	case OpNavigate, OpReload:
@@ -188,16 +192,23 @@ func DeadlineFor(op Operation) time.Duration {
 	case OpRead, OpAssert:
 		return budgets.ReadWait.Default + margin
 	case OpCaptureEvidence:
-		if ce, ok := op.(*CaptureEvidence); ok && ce.BudgetMs > 0 {
-			return time.Duration(ce.BudgetMs)*time.Millisecond + margin
+		d := budgets.Screenshot.Ceiling // Validate refused anything it would not resolve
+		if ce, ok := op.(*CaptureEvidence); ok {
+			if r, err := budgets.Screenshot.ResolveMs(int64(ce.BudgetMs)); err == nil {
+				d = r
+			}
 		}
-		return budgets.Screenshot.Default + margin
+		return d + margin
+	case OpObserve, OpWaitPopup:
+		// Their own budgets (observation, popup wait) end them in the worker well inside
+		// the default request budget, which a per-call one does not change.
+		return budgets.Request.Default
 	case OpAct:
 		// The worker bounds a whole act (locate, checks, input, verification) by the
 		// request budget; the margin lets its own timeout answer first.
-		return budgets.Request.Default + margin
+		return request + margin
 	}
-	return budgets.Request.Default
+	return request
 }
 
 // Call sends one request and waits for its response, the operation's deadline, the caller's
@@ -208,7 +219,17 @@ func (c *Client) Call(ctx context.Context, op Operation, octx *OperationContext)
 	if err := op.Validate(); err != nil {
 		return nil, AsOperationError(name, err)
 	}
+	request, err := resolveTimeout(name, requestBudgetOf(ctx))
+	if err != nil {
+		return nil, err
+	}
+	frame := requestFrame{V: Version, Op: name, Context: octx}
+	if requestBudgetOf(ctx) != 0 {
+		frame.TimeoutMs = timeoutMs(request)
+	}
+	deadline := deadlineFor(op, request)
 	id := strconv.FormatUint(c.next.Add(1), 10)
+	frame.ID = id
 	ch := make(chan responseFrame, 1)
 	c.mu.Lock()
 	if c.dead != nil {
@@ -221,9 +242,9 @@ func (c *Client) Call(ctx context.Context, op Operation, octx *OperationContext)
 	c.pending[id] = ch
 	c.mu.Unlock()
 
-	raw, err := marshalCompact(op)
+	frame.Request, err = marshalCompact(op)
 	if err == nil {
-		err = c.w.WriteFrame(requestFrame{V: Version, ID: id, Op: name, Request: raw, Context: octx})
+		err = c.w.WriteFrame(frame)
 	}
 	if err != nil {
 		c.forget(id)
@@ -234,14 +255,14 @@ func (c *Client) Call(ctx context.Context, op Operation, octx *OperationContext)
 		return nil, NewError(name, PhaseDispatch, CodeWorkerCrashed, RetryNever, NotAttempted, "the request could not be written to the worker").WithCause(err)
 	}
 
-	timer := time.NewTimer(DeadlineFor(op))
+	timer := time.NewTimer(deadline)
 	defer timer.Stop()
 	select {
 	case rf := <-ch:
 		return c.decode(op, rf)
 	case <-timer.C:
 		c.abandon(id)
-		return nil, c.waitEnded(op, CodeTimeout, fmt.Sprintf("no response within %s", DeadlineFor(op)))
+		return nil, c.waitEnded(op, CodeTimeout, fmt.Sprintf("no response within %s", deadline))
 	case <-ctx.Done():
 		c.abandon(id)
 		code, msg := CodeCancelled, "the caller cancelled the request"

@@ -23,8 +23,8 @@ type CaptureEvidence struct {
 	RunID     string          `json:"runId" required:"true"`
 	Operation string          `json:"operation" required:"true"` // the operation the evidence is for (id or index)
 	Redaction []RedactionRule `json:"redaction,omitempty"`
-	// BudgetMs bounds the capture (default: the screenshot budget, at most its ceiling);
-	// parts not captured in time are reported unavailable.
+	// BudgetMs bounds the capture (0: the screenshot budget's 10 s; at least its 2 s floor,
+	// at most its 60 s ceiling); parts not captured in time are reported unavailable.
 	BudgetMs int `json:"budgetMs,omitempty"`
 }
 

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport/jsonl"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
@@ -75,6 +77,7 @@ type job struct {
 	id     string
 	op     Operation
 	octx   *OperationContext
+	budget time.Duration // the frame's timeoutMs; 0: none given
 	ctx    context.Context
 	cancel context.CancelFunc
 }
@@ -134,6 +137,13 @@ func (s *server) handleLine(line []byte) {
 		s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted, "frame is not valid UTF-8"))
 		return
 	}
+	// gjson and the strict decoder recurse: the depth is checked first, iteratively, so no
+	// line within the size limit can overflow the stack.
+	if strictjson.CheckDepth(line) != nil {
+		s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted,
+			"frame nests arrays and objects more than %d levels deep and was not parsed", budgets.JSONNesting))
+		return
+	}
 	if !gjson.ValidBytes(line) {
 		s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted, "frame is not valid JSON"))
 		return
@@ -187,7 +197,15 @@ func (s *server) handleLine(line []byte) {
 		s.replyError(rf.ID, AsOperationError(rf.Op, err))
 		return
 	}
-	s.enqueue(&job{id: rf.ID, op: op, octx: rf.Context})
+	var budget time.Duration
+	if rf.TimeoutMs != 0 {
+		var err error
+		if budget, err = resolveTimeout(rf.Op, time.Duration(rf.TimeoutMs)*time.Millisecond); err != nil {
+			s.replyError(rf.ID, AsOperationError(rf.Op, err))
+			return
+		}
+	}
+	s.enqueue(&job{id: rf.ID, op: op, octx: rf.Context, budget: budget})
 }
 
 // frameError turns a strict-decoding refusal into invalid_request with the JSON path.
@@ -213,7 +231,9 @@ func (s *server) enqueue(j *job) {
 	s.mu.Lock()
 	if _, dup := s.pending[j.id]; dup {
 		s.mu.Unlock()
-		s.replyError(j.id, Invalid(j.op.OpName(), "id", "request id %q is already in flight", j.id))
+		// No id on this refusal: a frame with that id is the in-flight request's answer,
+		// which the parent still gets, once.
+		s.replyError("", Invalid(j.op.OpName(), "id", "request id %q is already in flight; this request was not queued", j.id))
 		return
 	}
 	if s.queueShut {
@@ -289,6 +309,9 @@ func (s *server) run(ctx context.Context, j *job) {
 	// The request ends with its cancel frame (j.ctx) or with the server (ctx).
 	rctx, stop := context.WithCancel(j.ctx)
 	defer stop()
+	if j.budget > 0 {
+		rctx = WithRequestBudget(rctx, j.budget)
+	}
 	unhook := context.AfterFunc(ctx, stop)
 	defer unhook()
 	res, err := s.handle(rctx, j)

@@ -3,7 +3,6 @@ package transport
 import (
 	"regexp"
 	"strconv"
-	"time"
 	"unicode/utf8"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -226,7 +225,7 @@ func (r CaptureEvidence) Validate() error {
 	if !ValidID(r.Operation) {
 		return Invalid(OpCaptureEvidence, "request.operation", "expected 1–64 characters of A-Z a-z 0-9 . _ - (not . or ..)")
 	}
-	if r.BudgetMs < 0 || time.Duration(r.BudgetMs)*time.Millisecond > budgets.Screenshot.Ceiling {
+	if _, err := budgets.Screenshot.ResolveMs(int64(r.BudgetMs)); err != nil {
 		return NewError(OpCaptureEvidence, PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "budgetMs must be between 0 and %d", budgets.Screenshot.Ceiling.Milliseconds()).WithPath("request.budgetMs")
 	}
 	return ValidateRedaction(OpCaptureEvidence, "request.redaction", r.Redaction)

@@ -5,13 +5,15 @@ import "encoding/json"
 // Version is the protocol version every frame carries as "v".
 const Version = 1
 
-// requestFrame: {"v":1,"id":"7","op":"navigate","request":{...},"context":{...}}
+// requestFrame: {"v":1,"id":"7","op":"navigate","request":{...},"context":{...},"timeoutMs":15000}
 type requestFrame struct {
 	V       int               `json:"v" required:"true"`
 	ID      string            `json:"id" required:"true"`
 	Op      string            `json:"op" required:"true"`
 	Request json.RawMessage   `json:"request,omitempty"`
 	Context *OperationContext `json:"context,omitempty"`
+	// TimeoutMs is this call's request budget (0: the default; see requestbudget.go).
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 }
 
 // responseFrame: {"v":1,"id":"7","result":{...},"posture":"ok"} or with "error". ID is

@@ -23,7 +23,7 @@ func (w *Worker) act(ctx context.Context, r *transport.Act) (transport.Result, e
 		return nil, err
 	}
 	defer w.acceptDialogs(t, r.Dialog, r.PromptText)()
-	ctx, cancel := context.WithTimeout(ctx, budgets.Request.Default)
+	ctx, cancel := context.WithTimeout(ctx, transport.RequestBudget(ctx)) // the frame's timeoutMs, else 10 s
 	defer cancel()
 	el, err := w.locate(ctx, t, r.Target)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -21,9 +20,9 @@ func (w *Worker) captureEvidence(ctx context.Context, r *transport.CaptureEviden
 	if err != nil {
 		return nil, err
 	}
-	budget := budgets.Screenshot.Default
-	if r.BudgetMs > 0 {
-		budget = time.Duration(r.BudgetMs) * time.Millisecond
+	budget, err := budgets.Screenshot.ResolveMs(int64(r.BudgetMs)) // at least the 2 s floor
+	if err != nil {
+		return nil, transport.NewError(transport.OpCaptureEvidence, transport.PhaseValidate, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted, "%s", err.Error()).WithPath("request.budgetMs")
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()

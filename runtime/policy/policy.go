@@ -208,6 +208,15 @@ func OriginOf(raw string) string {
 }
 
 func clip(s string) string {
+	// Messages never repeat credentials: whatever precedes an '@' after the scheme goes
+	// (an '@' in a path is hidden with it, which costs nothing).
+	if at := strings.LastIndex(s, "@"); at >= 0 {
+		start := 0
+		if i := strings.Index(s, "://"); i >= 0 && i < at {
+			start = i + len("://")
+		}
+		s = s[:start] + "…" + s[at:]
+	}
 	if len(s) > 80 {
 		return s[:80] + "…"
 	}

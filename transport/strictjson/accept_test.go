@@ -57,7 +57,7 @@ func TestAcceptsWhatEncodingJSONDecodes(t *testing.T) {
 	sameAsEncodingJSON(t, `{"a":[1,2]}`, func() any { return new(map[string][]int) })
 	sameAsEncodingJSON(t, `{"a": 1}`, func() any { return new(json.RawMessage) })
 	sameAsEncodingJSON(t, manyKeys(40, `"last":2`), func() any { return new(map[string]int) })
-	sameAsEncodingJSON(t, nest("[", "]", 64), func() any { return new(json.RawMessage) })
+	sameAsEncodingJSON(t, nest("[", "]", maxDepth), func() any { return new(json.RawMessage) })
 }
 
 func TestEmbedded(t *testing.T) {

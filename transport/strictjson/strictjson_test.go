@@ -144,9 +144,9 @@ func TestRefusals(t *testing.T) {
 		{"wrong root type", `[]`, req, "", "expected object, got array", ""},
 		{"null root struct", `null`, req, "", "expected object, got null", ""},
 
-		// Depth: the 65th array is refused wherever it is.
-		{"too deep", nest("[", "]", 65), func() any { return new([]any) }, "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]", "nested too deeply", ""},
-		{"too deep objects", strings.Repeat(`{"next":`, 65) + "null" + strings.Repeat("}", 65), func() any { return new(deep) }, strings.TrimPrefix(strings.Repeat(".next", 64), "."), "nested too deeply", ""},
+		// Depth: the array past budgets.JSONNesting is refused wherever it is.
+		{"too deep", nest("[", "]", maxDepth+1), func() any { return new([]any) }, strings.Repeat("[0]", maxDepth), "nested too deeply (more than 512 levels", ""},
+		{"too deep objects", strings.Repeat(`{"next":`, maxDepth+1) + "null" + strings.Repeat("}", maxDepth+1), func() any { return new(deep) }, strings.TrimPrefix(strings.Repeat(".next", maxDepth), "."), "nested too deeply", ""},
 
 		// Embedded structs.
 		{"shadowed field keeps the outer type", `{"url":"u","tab":"x"}`, func() any { return new(outer) }, "tab", "expected object, got string", ""},

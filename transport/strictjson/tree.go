@@ -1,8 +1,11 @@
 package strictjson
 
+import "github.com/fastbrowser/fastbrowser/budgets"
+
 // maxDepth bounds nesting so that a hostile frame cannot exhaust the stack of the
-// recursive passes; no protocol frame or scenario file comes close to it.
-const maxDepth = 64
+// recursive passes (scan refuses the level past it before descending); no protocol frame
+// or scenario file comes close to it.
+const maxDepth = budgets.JSONNesting
 
 type valueKind uint8
 
