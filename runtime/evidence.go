@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"strconv"
+	"time"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -20,6 +21,10 @@ type EvidenceOptions struct {
 	// OnFailure captures evidence automatically when an operation fails.
 	OnFailure bool
 }
+
+// failureEvidenceMargin is how long failure evidence waits for the worker's answer beyond
+// the worker's own budget: a round trip and the payloads' transfer.
+const failureEvidenceMargin = 500 * time.Millisecond
 
 // withFailureEvidence captures evidence for a failed operation, best effort and within the
 // failure-evidence budget. The original error is returned unchanged but for the evidence
@@ -38,8 +43,10 @@ func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 		return err // no page to show, or nothing reached it
 	}
 	// The capture gets the failure-evidence budget (2 s, which is also the screenshot floor)
-	// in the worker; the client's deadline for it adds the usual round-trip margin.
-	ctx := context.Background()
+	// in the worker, and its answer at most failureEvidenceMargin more: a hung page delays a
+	// failure by 2.5 s at most (the client's own deadline would allow 2 s more).
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.FailureEvidence.Default+failureEvidenceMargin)
+	defer cancel()
 	req := &transport.CaptureEvidence{RunID: r.evidence.RunID, Operation: r.evidenceLabel(op), Redaction: r.evidence.Redaction,
 		BudgetMs: int(budgets.FailureEvidence.Default.Milliseconds())}
 	if refs := op.TabRefs(); len(refs) > 0 {
