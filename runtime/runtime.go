@@ -70,6 +70,9 @@ type Runtime struct {
 	edge         atomic.Pointer[policy.Policy] // the policy the proxy admits
 	evidence     *EvidenceOptions
 	secrets      *secrets.Set
+	// pageDestinations are the host:ports the worker refused for pages (background.go);
+	// used under turn.
+	pageDestinations map[string]bool
 
 	mu      sync.Mutex
 	toTab   map[string]string // worker target ID → handle

@@ -94,6 +94,9 @@ func (w *Worker) adopt(ctx context.Context, parent *cdp.Client, r *childRouter, 
 	}
 	call, cancel := context.WithTimeout(s.ctx, budgets.CDPCall.Default)
 	defer cancel()
+	if err := w.watchWebSockets(call, s.ctx, c); err != nil {
+		w.log.Printf("watch WebSockets of %s target: %v", ev.TargetInfo.Type, err)
+	}
 	if ev.TargetInfo.Type == "iframe" {
 		// An out-of-process frame is a document of its own: it gets the service worker block
 		// and auto-attach for its own frames and workers.

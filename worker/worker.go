@@ -47,6 +47,8 @@ type Worker struct {
 	// allowServiceWorkers lets pages register service workers (off by default: their
 	// fetches escape interception).
 	allowServiceWorkers bool
+	// sockets are the WebSocket watchers of attached targets (websocket.go).
+	sockets socketWatches
 	// stopDiscover ends target discovery (nil until it starts).
 	stopDiscover context.CancelFunc
 
@@ -154,6 +156,9 @@ func (w *Worker) attach(ctx context.Context, id target.ID) (*tab, error) {
 	if err := w.attachChildren(life, c); err != nil {
 		return fail(err)
 	}
+	if err := w.watchWebSockets(ctx, life, c); err != nil {
+		return fail(err)
+	}
 	navigated, err := c.Page.FrameNavigated(life)
 	if err != nil {
 		return fail(err)
@@ -238,6 +243,7 @@ func (w *Worker) Handle(ctx context.Context, op transport.Operation, octx *trans
 	// that led to it. Only a call without a context gets the base back.
 	w.egress.setActive(pol)
 	res, err := w.run(ctx, op, pol)
+	w.settleWebSockets()
 	blocked, fail := w.egress.take()
 	blocked = append(earlier, blocked...)
 	if len(blocked) == 0 {
