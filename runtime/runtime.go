@@ -36,8 +36,11 @@ type Options struct {
 	// Subresources says what a subresource refused by the origin policy does:
 	// transport.SubresourcesFail (the default) or SubresourcesReport.
 	Subresources string
-	// ServiceWorkers "allow" lets pages register service workers; the default blocks them.
+	// ServiceWorkers "allow" lets pages register service workers and start shared workers;
+	// the default blocks both.
 	ServiceWorkers string
+	// WebRTC "allow" lets pages use WebRTC; the default blocks it (see webrtc.go).
+	WebRTC string
 	// LookupEnv reads {"env":…} text for act (nil: os.LookupEnv).
 	LookupEnv func(string) (string, bool)
 	// Evidence is where captured evidence goes; nil refuses captureEvidence and captures
@@ -99,6 +102,9 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.EdgeProxy != "" && opts.EdgeProxy != EdgeProxyOff {
 		return nil, transport.Invalid("", "edgeProxy", "expected %q or empty, got %q", EdgeProxyOff, opts.EdgeProxy)
 	}
+	if opts.WebRTC != "" && opts.WebRTC != WebRTCBlock && opts.WebRTC != WebRTCAllow {
+		return nil, transport.Invalid("", "webrtc", "expected %q or %q, got %q", WebRTCBlock, WebRTCAllow, opts.WebRTC)
+	}
 	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}, lookupEnv: opts.LookupEnv, subresources: opts.Subresources,
 		evidence: opts.Evidence, secrets: opts.Secrets}
 	if r.secrets == nil {
@@ -106,7 +112,7 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	cdpURL := opts.CDPURL
 	if cdpURL == "" {
-		b, err := chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log})
+		b, err := chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log, WebRTCUDP: webrtcUDP(base, opts)})
 		if err != nil {
 			var le *chromium.LaunchError
 			msg := "the browser could not be started"
@@ -126,6 +132,10 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "the egress proxy could not be started").WithCause(err)
 	}
 	r.proxy = px
+	if err := checkWebRTC(base, opts, cdpURL, px); err != nil {
+		_ = r.Close()
+		return nil, err
+	}
 	args := append([]string{}, opts.WorkerArgs...)
 	if px != nil {
 		args = append(args, "--proxy-server", px.URL())
@@ -139,6 +149,9 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	if opts.ServiceWorkers != "" {
 		args = append(args, "--service-workers", opts.ServiceWorkers)
+	}
+	if opts.WebRTC != "" {
+		args = append(args, "--webrtc", opts.WebRTC)
 	}
 	c, err := transport.StartClient(ctx, transport.ClientOptions{WorkerPath: opts.WorkerPath, Args: args, Log: opts.Log})
 	if err != nil {

@@ -356,11 +356,12 @@ type SessionSpec struct {
 	Origins        []string // the base origin policy
 	Subresources   string   // transport.SubresourcesFail or SubresourcesReport
 	ServiceWorkers string   // "block" or "allow"
+	WebRTC         string   // "block" or "allow"
 	Redaction      []transport.RedactionRule
 }
 
 func (l *Loaded) sessionSpec() SessionSpec {
-	spec := SessionSpec{ID: l.ID, Origins: l.Origins, Subresources: transport.SubresourcesFail, ServiceWorkers: "block"}
+	spec := SessionSpec{ID: l.ID, Origins: l.Origins, Subresources: transport.SubresourcesFail, ServiceWorkers: "block", WebRTC: "block"}
 	if l.Redaction != nil {
 		spec.Redaction = l.Redaction.Rules
 	}
@@ -370,6 +371,9 @@ func (l *Loaded) sessionSpec() SessionSpec {
 		}
 		if e.ServiceWorkers != "" {
 			spec.ServiceWorkers = e.ServiceWorkers
+		}
+		if e.WebRTC != "" {
+			spec.WebRTC = e.WebRTC
 		}
 	}
 	return spec

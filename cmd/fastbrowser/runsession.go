@@ -10,6 +10,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/scenario/junit"
@@ -44,11 +45,14 @@ type runSession struct {
 	// keptOpen: the run ended and then waited for Ctrl-C to close (replay --keep-open), so
 	// that Ctrl-C does not make the run interrupted.
 	keptOpen bool
+	// browserUDP is launched only for a scenario that allows WebRTC under a "*" policy: the
+	// shared browser's profile turns WebRTC's UDP off (runtime/webrtc.go).
+	browserUDP *sharedBrowser
 }
 
 func newRunSession(c *cli.Context, st *state, out string) *runSession {
 	started := time.Now()
-	rs := &runSession{c: c, out: out, started: started, secrets: secrets.New(), browser: &sharedBrowser{}, opening: make(chan struct{}, 1),
+	rs := &runSession{c: c, out: out, started: started, secrets: secrets.New(), browser: &sharedBrowser{}, browserUDP: &sharedBrowser{udp: true}, opening: make(chan struct{}, 1),
 		stores: &evidenceStores{root: filepath.Join(out, "artifacts")},
 		rep: &scenario.Report{Version: scenario.ReportVersion, RunID: scenario.NewRunID(started), StartedAt: started.UTC(),
 			Scenarios: []scenario.ScenarioReport{}}}
@@ -71,7 +75,7 @@ func (rs *runSession) env(l *scenario.Loaded) scenario.Env {
 		Scrub:       rs.secrets.ScrubBytes,
 		Open: func(ctx context.Context, spec scenario.SessionSpec) (*runtime.Runtime, error) {
 			opts := runtimeOptions(rs.c, rs.st, spec.Origins)
-			opts.Subresources, opts.ServiceWorkers = spec.Subresources, spec.ServiceWorkers
+			opts.Subresources, opts.ServiceWorkers, opts.WebRTC = spec.Subresources, spec.ServiceWorkers, spec.WebRTC
 			opts.Secrets = rs.secrets
 			if storeErr != nil {
 				return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeInternal, transport.RetryNever, transport.NotAttempted,
@@ -79,7 +83,11 @@ func (rs *runSession) env(l *scenario.Loaded) scenario.Env {
 			}
 			opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: rs.rep.RunID, Owner: spec.ID, Redaction: spec.Redaction, OnFailure: true}
 			if opts.CDPURL == "" {
-				ws, err := rs.browser.wsURL(ctx, opts)
+				sb := rs.browser
+				if opts.WebRTC == runtime.WebRTCAllow && anyOrigin(spec.Origins) {
+					sb = rs.browserUDP
+				}
+				ws, err := sb.wsURL(ctx, opts)
 				if err != nil {
 					return nil, launchFailed(err)
 				}
@@ -125,6 +133,7 @@ func (rs *runSession) finish() (string, error) {
 // close stops the browser, closes the stores (committed evidence stays) and flushes output.
 func (rs *runSession) close() {
 	rs.browser.close()
+	rs.browserUDP.close()
 	rs.stores.close()
 	_ = rs.stdout.Flush()
 	_ = rs.stderr.Flush()
@@ -134,6 +143,7 @@ func (rs *runSession) close() {
 // fixtures never come up never starts a browser. Each scenario gets its own worker and
 // browser context in it.
 type sharedBrowser struct {
+	udp     bool // leaves WebRTC's UDP on
 	once    sync.Once
 	browser *chromium.Browser
 	err     error
@@ -141,7 +151,7 @@ type sharedBrowser struct {
 
 func (sb *sharedBrowser) wsURL(ctx context.Context, opts runtime.Options) (string, error) {
 	sb.once.Do(func() {
-		sb.browser, sb.err = chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log})
+		sb.browser, sb.err = chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log, WebRTCUDP: sb.udp})
 	})
 	if sb.err != nil {
 		return "", sb.err
@@ -153,4 +163,11 @@ func (sb *sharedBrowser) close() {
 	if sb.browser != nil {
 		_ = sb.browser.Close()
 	}
+}
+
+// anyOrigin reports whether a scenario's base policy is "*" (scenario validation has already
+// checked the list).
+func anyOrigin(origins []string) bool {
+	p, err := policy.Parse(origins)
+	return err == nil && p.IsAny()
 }
