@@ -64,7 +64,7 @@ func (r *Runtime) Enforcement() []string {
 	return []string{"browser"}
 }
 
-// proxyBlocked returns what the proxy refused since the last call.
+// proxyBlocked returns what the proxy refused since the last call, classified.
 func (r *Runtime) proxyBlocked() []transport.Blocked {
 	if r.proxy == nil {
 		return nil
@@ -75,17 +75,19 @@ func (r *Runtime) proxyBlocked() []transport.Blocked {
 	}
 	fresh := all[r.proxySeen:]
 	r.proxySeen = len(all)
-	out := make([]transport.Blocked, len(fresh))
-	for i, b := range fresh {
-		out[i] = transport.Blocked{Kind: "proxy-" + b.Kind, Origin: b.Origin}
-	}
-	return out
+	return r.classifyProxy(fresh)
 }
 
-// withProxyBlocked adds the proxy's refusals to an operation's outcome. A refusal the
-// browser's own interception did not see (a WebSocket, a popup's first request) fails an
-// operation that otherwise succeeded, unless the session only reports subresources.
+// withProxyBlocked adds the proxy's refusals to an operation's outcome. A refusal never fails
+// the operation by itself: what a page asked for and interception could not stop (a
+// WebSocket) the worker records too, and its record fails the operation; what no page asked
+// for is the browser's own background traffic (background.go).
 func (r *Runtime) withProxyBlocked(op string, res transport.Result, err error) (transport.Result, error) {
+	if err != nil {
+		r.notePageBlocked(transport.AsOperationError(op, err).Blocked)
+	} else {
+		r.notePageBlocked(transport.BlockedOf(res))
+	}
 	blocked := r.proxyBlocked()
 	if len(blocked) == 0 {
 		return res, err
@@ -95,13 +97,6 @@ func (r *Runtime) withProxyBlocked(op string, res transport.Result, err error) (
 		oe.Blocked = append(oe.Blocked, blocked...)
 		return nil, &oe
 	}
-	all := append(transport.BlockedOf(res), blocked...)
-	if r.subresources != transport.SubresourcesReport {
-		oe := transport.NewError(op, transport.PhaseExecute, transport.CodeEgressDenied, transport.RetryUnsafe, transport.Unknown,
-			"the egress proxy refused a connection to %s, outside the policy", blocked[0].Origin)
-		oe.Blocked = all
-		return nil, oe
-	}
-	transport.SetBlocked(res, all)
+	transport.SetBlocked(res, append(transport.BlockedOf(res), blocked...))
 	return res, nil
 }

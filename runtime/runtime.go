@@ -36,8 +36,11 @@ type Options struct {
 	// Subresources says what a subresource refused by the origin policy does:
 	// transport.SubresourcesFail (the default) or SubresourcesReport.
 	Subresources string
-	// ServiceWorkers "allow" lets pages register service workers; the default blocks them.
+	// ServiceWorkers "allow" lets pages register service workers and start shared workers;
+	// the default blocks both.
 	ServiceWorkers string
+	// WebRTC "allow" lets pages use WebRTC; the default blocks it (see webrtc.go).
+	WebRTC string
 	// LookupEnv reads {"env":…} text for act (nil: os.LookupEnv).
 	LookupEnv func(string) (string, bool)
 	// Evidence is where captured evidence goes; nil refuses captureEvidence and captures
@@ -63,18 +66,20 @@ const EdgeProxyOff = "off"
 // Runtime is one browser session. It is a transport.Caller (typed calls via
 // transport.Dispatch) and a transport.Handler (so `serve` can put it behind protocol v1).
 type Runtime struct {
-	browser      *chromium.Browser // nil when attached
-	client       *transport.Client
-	base         policy.Policy
-	turn         chan struct{} // one call at a time
-	lookupEnv    func(string) (string, bool)
-	subresources string
-	proxy        *egressproxy.Proxy            // nil: no edge enforcement
-	proxySeen    int                           // proxy refusals already reported
-	edge         atomic.Pointer[policy.Policy] // the policy the proxy admits
-	evidence     *EvidenceOptions
-	secrets      *secrets.Set
-	crash        crashNotice
+	browser   *chromium.Browser // nil when attached
+	client    *transport.Client
+	base      policy.Policy
+	turn      chan struct{} // one call at a time
+	lookupEnv func(string) (string, bool)
+	proxy     *egressproxy.Proxy            // nil: no edge enforcement
+	proxySeen int                           // proxy refusals already reported
+	edge      atomic.Pointer[policy.Policy] // the policy the proxy admits
+	evidence  *EvidenceOptions
+	secrets   *secrets.Set
+	crash     crashNotice
+	// pageDestinations are the host:ports the worker refused for pages (background.go);
+	// used under turn.
+	pageDestinations map[string]bool
 
 	mu      sync.Mutex
 	toTab   map[string]string // worker target ID → handle
@@ -101,14 +106,17 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.EdgeProxy != "" && opts.EdgeProxy != EdgeProxyOff {
 		return nil, transport.Invalid("", "edgeProxy", "expected %q or empty, got %q", EdgeProxyOff, opts.EdgeProxy)
 	}
-	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}, lookupEnv: opts.LookupEnv, subresources: opts.Subresources,
+	if opts.WebRTC != "" && opts.WebRTC != WebRTCBlock && opts.WebRTC != WebRTCAllow {
+		return nil, transport.Invalid("", "webrtc", "expected %q or %q, got %q", WebRTCBlock, WebRTCAllow, opts.WebRTC)
+	}
+	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}, lookupEnv: opts.LookupEnv,
 		evidence: opts.Evidence, secrets: opts.Secrets, crash: crashNotice{notify: opts.OnBrowserCrash}}
 	if r.secrets == nil {
 		r.secrets = secrets.New()
 	}
 	cdpURL := opts.CDPURL
 	if cdpURL == "" {
-		b, err := chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log})
+		b, err := chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log, WebRTCUDP: webrtcUDP(base, opts)})
 		if err != nil {
 			var le *chromium.LaunchError
 			msg := "the browser could not be started"
@@ -128,6 +136,10 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "the egress proxy could not be started").WithCause(err)
 	}
 	r.proxy = px
+	if err := checkWebRTC(base, opts, cdpURL, px); err != nil {
+		_ = r.Close()
+		return nil, err
+	}
 	args := append([]string{}, opts.WorkerArgs...)
 	if px != nil {
 		args = append(args, "--proxy-server", px.URL())
@@ -141,6 +153,9 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	if opts.ServiceWorkers != "" {
 		args = append(args, "--service-workers", opts.ServiceWorkers)
+	}
+	if opts.WebRTC != "" {
+		args = append(args, "--webrtc", opts.WebRTC)
 	}
 	c, err := transport.StartClient(ctx, transport.ClientOptions{WorkerPath: opts.WorkerPath, Args: args, Log: opts.Log})
 	if err != nil {

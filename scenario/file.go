@@ -101,9 +101,12 @@ type Egress struct {
 	// Subresources: "fail" (default) ends the operation with egress_denied; "report" only
 	// lists the refused request on the operation. A refused navigation always fails.
 	Subresources string `json:"subresources,omitempty"`
-	// ServiceWorkers: "block" (default) refuses registration, because a service worker's
-	// fetches escape interception; "allow" opts in.
+	// ServiceWorkers: "block" (default) refuses service worker registration and shared
+	// workers, because their fetches escape interception; "allow" opts in to both.
 	ServiceWorkers string `json:"serviceWorkers,omitempty"`
+	// WebRTC: "block" (default) makes RTCPeerConnection throw, because ICE traffic (STUN,
+	// TURN, ICE checks) escapes interception; "allow" opts in (see docs/protocol.md "Egress").
+	WebRTC string `json:"webrtc,omitempty"`
 }
 
 // Redaction lists what failure screenshots must mask besides password fields and fields a

@@ -368,6 +368,7 @@ type SessionSpec struct {
 	Origins        []string // the base origin policy
 	Subresources   string   // transport.SubresourcesFail or SubresourcesReport
 	ServiceWorkers string   // "block" or "allow"
+	WebRTC         string   // "block" or "allow"
 	Redaction      []transport.RedactionRule
 	// Event records a lifecycle event of the scenario (Env.Open reports a browser relaunch
 	// with it: kind "runtime", name "relaunch"); set by Run.
@@ -375,7 +376,7 @@ type SessionSpec struct {
 }
 
 func (l *Loaded) sessionSpec() SessionSpec {
-	spec := SessionSpec{ID: l.ID, Origins: l.Origins, Subresources: transport.SubresourcesFail, ServiceWorkers: "block"}
+	spec := SessionSpec{ID: l.ID, Origins: l.Origins, Subresources: transport.SubresourcesFail, ServiceWorkers: "block", WebRTC: "block"}
 	if l.Redaction != nil {
 		spec.Redaction = l.Redaction.Rules
 	}
@@ -385,6 +386,9 @@ func (l *Loaded) sessionSpec() SessionSpec {
 		}
 		if e.ServiceWorkers != "" {
 			spec.ServiceWorkers = e.ServiceWorkers
+		}
+		if e.WebRTC != "" {
+			spec.WebRTC = e.WebRTC
 		}
 	}
 	return spec

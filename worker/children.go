@@ -98,11 +98,14 @@ func (w *Worker) adopt(ctx context.Context, t *tab, session string, parent *cdp.
 	}
 	call, cancel := context.WithTimeout(s.ctx, budgets.CDPCall.Default)
 	defer cancel()
+	if err := w.watchWebSockets(call, s.ctx, c); err != nil {
+		w.log.Printf("watch WebSockets of %s target: %v", ev.TargetInfo.Type, err)
+	}
 	if ev.TargetInfo.Type == "iframe" {
-		// An out-of-process frame is a document of its own: it gets the service worker block
+		// An out-of-process frame is a document of its own: it gets the document guards
 		// and auto-attach for its own frames and workers.
-		if err := w.blockServiceWorkers(call, c); err != nil {
-			w.log.Printf("block service workers in frame: %v", err)
+		if err := w.guardDocuments(call, c); err != nil {
+			w.log.Printf("guard documents in frame: %v", err)
 		}
 		f := &oopif{id: string(ev.TargetInfo.TargetID), parent: session, c: c}
 		t.addFrame(f)

@@ -166,8 +166,8 @@ func (w *Worker) discover(ctx context.Context) error {
 				return
 			}
 			in := ev.TargetInfo
-			if in.Type != "page" || in.BrowserContextID == nil || *in.BrowserContextID != w.contextID {
-				continue
+			if in.Type != "page" || in.BrowserContextID == nil || *in.BrowserContextID != w.contextID || w.holdsNewPages() {
+				continue // holdPage attaches the context's new pages while it holds them
 			}
 			w.mu.Lock()
 			_, known := w.tabs[in.TargetID]

@@ -25,7 +25,8 @@ type Options struct {
 	CDPURL         string   // DevTools HTTP endpoint or browser websocket URL
 	AllowedOrigins []string // base origin policy; empty means "*"
 	Subresources   string   // transport.SubresourcesFail (default) or SubresourcesReport
-	ServiceWorkers string   // "block" (default) or "allow"
+	ServiceWorkers string   // "block" (default) or "allow"; "allow" also allows shared workers
+	WebRTC         string   // "block" (default) or "allow"
 	ProxyServer    string   // http://127.0.0.1:PORT: route the context through this proxy
 	In             io.Reader
 	Out            io.Writer
@@ -48,6 +49,13 @@ type Worker struct {
 	// allowServiceWorkers lets pages register service workers (off by default: their
 	// fetches escape interception).
 	allowServiceWorkers bool
+	// allowWebRTC leaves RTCPeerConnection to pages (off by default: ICE traffic escapes
+	// interception; see webrtc.go).
+	allowWebRTC bool
+	// pages holds new pages at their start until the worker has seen them (popupattach.go).
+	pages pageHold
+	// sockets are the WebSocket watchers of attached targets (websocket.go).
+	sockets socketWatches
 	// stopDiscover ends target discovery (nil until it starts).
 	stopDiscover context.CancelFunc
 
@@ -84,6 +92,7 @@ func Run(ctx context.Context, opts Options) error {
 	w := newWorker(lg, base)
 	w.egress.report = opts.Subresources == transport.SubresourcesReport
 	w.allowServiceWorkers = opts.ServiceWorkers == "allow"
+	w.allowWebRTC = opts.WebRTC == "allow"
 	w.proxyServer = opts.ProxyServer
 	setup, cancel := context.WithTimeout(ctx, budgets.WorkerReady.Default)
 	err := w.connect(setup, opts.CDPURL)
@@ -146,11 +155,21 @@ func (w *Worker) connect(ctx context.Context, cdpURL string) error {
 	if err := w.discover(discoverCtx); err != nil {
 		return fmt.Errorf("cannot watch for new tabs: %w", err)
 	}
+	if err := w.holdNewPages(ctx, discoverCtx); err != nil {
+		return fmt.Errorf("cannot hold new tabs at their start: %w", err)
+	}
 	return nil
 }
 
 // attach opens a connection to a page target and starts tracking its main frame.
 func (w *Worker) attach(ctx context.Context, id target.ID) (*tab, error) {
+	return w.attachThen(ctx, id, nil)
+}
+
+// attachThen is attach with a step in between: ready (if any) runs once the target's
+// requests are intercepted and its children auto-attached, all a page held at its start
+// needs before it may run (popupattach.go); the steps after it wait for the page to run.
+func (w *Worker) attachThen(ctx context.Context, id target.ID, ready func()) (*tab, error) {
 	u, err := pageURL(w.browserWS, string(id))
 	if err != nil {
 		return nil, err
@@ -168,6 +187,12 @@ func (w *Worker) attach(ctx context.Context, id target.ID) (*tab, error) {
 	if err := w.attachChildren(life, t, "", c); err != nil {
 		return fail(err)
 	}
+	if ready != nil {
+		ready()
+	}
+	if err := w.watchWebSockets(ctx, life, c); err != nil {
+		return fail(err)
+	}
 	navigated, err := c.Page.FrameNavigated(life)
 	if err != nil {
 		return fail(err)
@@ -182,7 +207,7 @@ func (w *Worker) attach(ctx context.Context, id target.ID) (*tab, error) {
 	if err := c.Page.Enable(ctx); err != nil {
 		return fail(err)
 	}
-	if err := w.blockServiceWorkers(ctx, c); err != nil {
+	if err := w.guardDocuments(ctx, c); err != nil {
 		return fail(err)
 	}
 	if err := c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true)); err != nil {
@@ -268,6 +293,7 @@ func (w *Worker) handle(ctx context.Context, op transport.Operation, octx *trans
 	// that led to it. Only a call without a context gets the base back.
 	w.egress.setActive(pol)
 	res, err := w.run(ctx, op, pol)
+	w.settleWebSockets()
 	blocked, fail := w.egress.take()
 	blocked = append(earlier, blocked...)
 	if len(blocked) == 0 {

@@ -18,7 +18,8 @@ func workerCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "cdp-url", Required: true, Usage: "DevTools endpoint: http://host:port or ws://host:port/devtools/browser/ID"},
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default any http/https origin)"},
 			&cli.StringFlag{Name: "proxy-server", Usage: "route the worker's browser context through this HTTP proxy (http://127.0.0.1:PORT), loopback included"},
-			&cli.StringFlag{Name: "service-workers", Value: "block", Usage: "\"block\" refuses service worker registration (their fetches escape interception); \"allow\" permits it"},
+			&cli.StringFlag{Name: "service-workers", Value: "block", Usage: "\"block\" refuses service worker registration and shared workers (their fetches escape interception); \"allow\" permits them"},
+			&cli.StringFlag{Name: "webrtc", Value: "block", Usage: "\"block\" makes RTCPeerConnection throw in every document (ICE traffic escapes interception); \"allow\" leaves it to pages"},
 			&cli.StringFlag{Name: "egress-subresources", Value: "fail", Usage: "a refused subresource: \"fail\" ends the operation with egress_denied, \"report\" only reports it"},
 		},
 		Action: func(c *cli.Context) error {
@@ -30,11 +31,16 @@ func workerCommand(st *state) *cli.Command {
 			if sw != "block" && sw != "allow" {
 				return usageError("--service-workers must be \"block\" or \"allow\"")
 			}
+			rtc := c.String("webrtc")
+			if rtc != "block" && rtc != "allow" {
+				return usageError("--webrtc must be \"block\" or \"allow\"")
+			}
 			err := worker.Run(c.Context, worker.Options{
 				CDPURL:         c.String("cdp-url"),
 				AllowedOrigins: c.StringSlice("allowed-origin"),
 				Subresources:   sub,
 				ServiceWorkers: sw,
+				WebRTC:         rtc,
 				ProxyServer:    c.String("proxy-server"),
 				In:             st.stdin,
 				Out:            st.stdout,

@@ -188,7 +188,8 @@ func TestReadinessFailureExitsOne(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{"run"}, {"run", "/nonexistent.json"}, {"run", "--no-such-flag", "x.json"}, {"validate"}} {
+	for _, args := range [][]string{{"run"}, {"run", "/nonexistent.json"}, {"run", "--no-such-flag", "x.json"}, {"validate"},
+		{"serve", "--webrtc", "udp"}, {"worker", "--cdp-url", "http://127.0.0.1:1", "--webrtc", "udp"}} {
 		if res := runCLI(t, nil, args...); res.code != 2 {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, res.code, res.stderr)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/scenario/junit"
@@ -44,11 +45,14 @@ type runSession struct {
 	// keptOpen: the run ended and then waited for Ctrl-C to close (replay --keep-open), so
 	// that Ctrl-C does not make the run interrupted.
 	keptOpen bool
+	// browserUDP is launched only for a scenario that allows WebRTC under a "*" policy: the
+	// shared browser's profile turns WebRTC's UDP off (runtime/webrtc.go).
+	browserUDP *sharedBrowser
 }
 
 func newRunSession(c *cli.Context, st *state, out string) *runSession {
 	started := time.Now()
-	rs := &runSession{c: c, out: out, started: started, secrets: secrets.New(), browser: &sharedBrowser{}, opening: make(chan struct{}, 1),
+	rs := &runSession{c: c, out: out, started: started, secrets: secrets.New(), browser: &sharedBrowser{}, browserUDP: &sharedBrowser{udp: true}, opening: make(chan struct{}, 1),
 		stores: &evidenceStores{root: filepath.Join(out, "artifacts")},
 		rep: &scenario.Report{Version: scenario.ReportVersion, RunID: scenario.NewRunID(started), StartedAt: started.UTC(),
 			Scenarios: []scenario.ScenarioReport{}}}
@@ -83,7 +87,7 @@ func (rs *runSession) env(l *scenario.Loaded) scenario.Env {
 		Scrub:       rs.secrets.ScrubBytes,
 		Open: func(ctx context.Context, spec scenario.SessionSpec) (*runtime.Runtime, error) {
 			opts := runtimeOptions(rs.c, rs.st, spec.Origins)
-			opts.Subresources, opts.ServiceWorkers = spec.Subresources, spec.ServiceWorkers
+			opts.Subresources, opts.ServiceWorkers, opts.WebRTC = spec.Subresources, spec.ServiceWorkers, spec.WebRTC
 			opts.Secrets = rs.secrets
 			if storeErr != nil {
 				return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeInternal, transport.RetryNever, transport.NotAttempted,
@@ -97,7 +101,11 @@ func (rs *runSession) env(l *scenario.Loaded) scenario.Env {
 				}
 				opts.OnBrowserCrash = rs.browser.noteCrash
 			} else {
-				ws, err := rs.browser.wsURL(ctx, opts, spec.Event, rs.st.stderr)
+				sb := rs.browser
+				if opts.WebRTC == runtime.WebRTCAllow && anyOrigin(spec.Origins) {
+					sb = rs.browserUDP
+				}
+				ws, err := sb.wsURL(ctx, opts, spec.Event, rs.st.stderr)
 				if err != nil {
 					return nil, launchFailed(err)
 				}
@@ -146,7 +154,15 @@ func (rs *runSession) finish() (string, error) {
 // close stops the browser, closes the stores (committed evidence stays) and flushes output.
 func (rs *runSession) close() {
 	rs.browser.close()
+	rs.browserUDP.close()
 	rs.stores.close()
 	_ = rs.stdout.Flush()
 	_ = rs.stderr.Flush()
+}
+
+// anyOrigin reports whether a scenario's base policy is "*" (scenario validation has already
+// checked the list).
+func anyOrigin(origins []string) bool {
+	p, err := policy.Parse(origins)
+	return err == nil && p.IsAny()
 }

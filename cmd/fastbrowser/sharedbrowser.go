@@ -21,6 +21,7 @@ import (
 // attached with --cdp-url is not ours to relaunch: once a session found it dead and it then
 // refuses a new session, every later scenario fails at once saying so.
 type sharedBrowser struct {
+	udp     bool // leaves WebRTC's UDP on (a scenario allowing WebRTC under a "*" policy)
 	mu      sync.Mutex
 	browser *chromium.Browser
 	err     error // a launch failed: every later scenario fails with it at once
@@ -48,7 +49,7 @@ func (sb *sharedBrowser) wsURL(ctx context.Context, opts runtime.Options, event 
 			fmt.Fprintf(log, "fastbrowser: the dead browser could not be cleaned up: %v\n", err)
 		}
 	}
-	b, err := chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log})
+	b, err := chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log, WebRTCUDP: sb.udp})
 	if dead != nil {
 		status := "ok"
 		if err != nil {

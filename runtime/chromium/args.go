@@ -25,8 +25,6 @@ func args(opts Options, profile string) []string {
 		// Form pages make Chromium ask Google's autofill service about their fields, through
 		// the context's proxy; on a closed network that is noise refused as egress.
 		"--disable-features=AutofillServerCommunication",
-		// WebRTC may only use the proxy: no direct UDP that would bypass the egress proxy.
-		"--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 		"--disable-extensions",
 		"--mute-audio",
 		"--remote-debugging-port=0", // the kernel picks a free port; we read it from stderr

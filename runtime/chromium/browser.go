@@ -46,6 +46,7 @@ func (b *Browser) Close() error {
 // not be reaped it may still be writing there, so the profile is left (findable by its name)
 // rather than half removed under a live process.
 func (b *Browser) teardown(stop func() error) error {
+	noteUDPOff(b.wsURL, false)
 	if err := stop(); err != nil {
 		return fmt.Errorf("chromium: stop pid %d (profile %s left in place): %w", b.Pid(), b.profile, err)
 	}

@@ -41,7 +41,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	}
 	trackProfile(profile)
 
-	if err := writePreferences(profile); err != nil {
+	if err := writePreferences(profile, opts); err != nil {
 		_ = removeProfile(profile)
 		return nil, &LaunchError{Reason: "cannot write the profile's preferences", Err: err}
 	}
@@ -63,6 +63,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	select {
 	case url := <-found:
 		b.wsURL = url
+		noteUDPOff(url, !opts.WebRTCUDP)
 		return b, nil
 	case <-proc.Done():
 		return nil, b.abort(&LaunchError{Reason: "chromium exited before DevTools was ready (" + exitStatus(proc) + ")"})

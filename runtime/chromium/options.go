@@ -15,6 +15,10 @@ type Options struct {
 	StartupTimeout time.Duration // 0 means budgets.BrowserStartup.Default; over its ceiling is an error
 	ExtraArgs      []string      // appended after the launcher's own flags
 	Log            io.Writer     // receives Chromium's drained stdout and stderr; nil discards
+	// WebRTCUDP leaves WebRTC's UDP on. By default the profile turns it off and sends WebRTC's
+	// TCP through each browser context's proxy (prefs.go); only a session that allows WebRTC
+	// under a "*" policy wants it on.
+	WebRTCUDP bool
 }
 
 func (o Options) executable() string {

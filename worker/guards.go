@@ -1,0 +1,68 @@
+package worker
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/page"
+)
+
+// guardsJS runs each guard (a function of a window) on the document's window before the
+// page's own scripts run, and again on every window this one opens: a new same-origin
+// window's first document is reachable by its opener (open() returns it) before the worker
+// has attached to it. The helpers are captured first, so a page that replaces
+// Object.defineProperty or Reflect.apply later cannot turn the guard of a window it opens
+// into a no-op. A guard that fails (a cross-origin window, a second run over a property
+// already made non-configurable) leaves the others to run.
+//
+// Not covered by the open() hook: a frame the opener creates inside such a popup in the same
+// task (popup[0]), which no script hook can reach; the worker guards the popup's documents
+// only once it has attached to it.
+const guardsJS = `(() => {
+  const define = Object.defineProperty, getPrototypeOf = Object.getPrototypeOf, apply = Reflect.apply;
+  const guards = [%GUARDS%];
+  const guard = function (win) {
+    for (const g of guards) {
+      try { g(win); } catch (e) {}
+    }
+    try {
+      const original = win.open;
+      define(win, 'open', {value: function open() {
+        const opened = apply(original, this, arguments);
+        if (opened) guard(opened);
+        return opened;
+      }, writable: true, configurable: true, enumerable: true});
+    } catch (e) {}
+  };
+  guard(globalThis);
+})();`
+
+// documentGuards is the guard script of this session: the service worker and shared worker
+// blocks unless service workers are allowed, the WebRTC block unless WebRTC is. "" when the
+// session allows everything.
+func (w *Worker) documentGuards() string {
+	var guards []string
+	if !w.allowServiceWorkers {
+		guards = append(guards, serviceWorkerGuardJS, sharedWorkerGuardJS)
+	}
+	if !w.allowWebRTC {
+		guards = append(guards, webrtcGuardJS)
+	}
+	if len(guards) == 0 {
+		return ""
+	}
+	return strings.Replace(guardsJS, "%GUARDS%", strings.Join(guards, ",\n"), 1)
+}
+
+// guardDocuments installs the session's guards in every document of a tab or an
+// out-of-process frame, before the page's own scripts run, and at once in the documents it
+// already has.
+func (w *Worker) guardDocuments(ctx context.Context, c *cdp.Client) error {
+	js := w.documentGuards()
+	if js == "" {
+		return nil
+	}
+	_, err := c.Page.AddScriptToEvaluateOnNewDocument(ctx, page.NewAddScriptToEvaluateOnNewDocumentArgs(js).SetRunImmediately(true))
+	return err
+}

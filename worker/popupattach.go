@@ -1,0 +1,237 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/page"
+	"github.com/mafredri/cdp/protocol/target"
+	"github.com/mafredri/cdp/rpcc"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+)
+
+// pageHold is the browser-level auto-attach that holds new pages at their start.
+type pageHold struct {
+	on   bool // holdPage, not discover, attaches the context's new pages; under w.mu
+	conn *rpcc.Conn
+	c    *cdp.Client
+}
+
+// holdNewPages makes Chromium pause every new page of the browser at its start (a
+// browser-level auto-attach that waits for the debugger) until this worker has looked at
+// it. A page of this worker's browser context — a popup, with or without an opener — is
+// attached with interception on before it is released, so its first request is classified
+// like any other; discover alone attaches a page only once Chromium announces it, after that
+// request may have left. A page of another context (other workers share the browser in
+// `run`, and an attached browser has pages of its own) is released at once.
+//
+// Auto-attach filters by target type, not by context, so every new page of the browser
+// waits for each worker's answer; the answer for a foreign page is immediate. Chromium
+// accepts a browser-level auto-attach only in flat mode, which rpcc cannot route, so it
+// runs on a connection of its own whose codec addresses the one command sent into a held
+// page (flatCodec). If any of this fails the worker does not start: without it a popup's
+// first request could leave unclassified.
+func (w *Worker) holdNewPages(setup, life context.Context) error {
+	conn, err := rpcc.DialContext(setup, w.browserWS, rpcc.WithWriteBufferSize(rpccWriteBuffer),
+		rpcc.WithCodec(func(rw io.ReadWriter) rpcc.Codec {
+			return &flatCodec{enc: json.NewEncoder(rw), dec: json.NewDecoder(rw)}
+		}))
+	if err != nil {
+		return err
+	}
+	go func() {
+		<-life.Done()
+		_ = conn.Close()
+	}()
+	c := cdp.NewClient(conn)
+	attached, err := c.Target.AttachedToTarget(life)
+	if err != nil {
+		return err
+	}
+	// discover leaves the context's new pages alone from here on: no page can be new before
+	// the auto-attach below holds it, since the worker's only tab exists already.
+	w.mu.Lock()
+	w.pages = pageHold{on: true, conn: conn, c: c}
+	w.mu.Unlock()
+	page := "page"
+	if err := c.Target.SetAutoAttach(setup, target.NewSetAutoAttachArgs(true, true).SetFlatten(true).SetFilter(target.Filter{{Type: &page}})); err != nil {
+		attached.Close()
+		return err
+	}
+	go func() {
+		defer attached.Close()
+		for {
+			ev, err := attached.Recv()
+			if err != nil {
+				return
+			}
+			go w.holdPage(ev)
+		}
+	}()
+	return nil
+}
+
+// holdPage attaches a new page of this worker's context (interception, child auto-attach,
+// guards) before letting it run; any other page is let go at once. A page of this context
+// that cannot be attached is closed rather than left to run unintercepted.
+func (w *Worker) holdPage(ev *target.AttachedToTargetReply) {
+	in := ev.TargetInfo
+	defer w.detachHeld(ev.SessionID)
+	if in.BrowserContextID == nil || *in.BrowserContextID != w.contextID || w.knownTab(in.TargetID) {
+		// Another session's page (or our own first tab): resumed untouched, its guards are
+		// its own worker's business.
+		w.resumeHeld(ev.SessionID, ev.WaitingForDebugger, false)
+		return
+	}
+	if !ev.WaitingForDebugger {
+		// Chromium attached it after it started: its first request may have gone before
+		// interception (only the egress proxy, where there is one, held it).
+		w.log.Printf("new page %s was already running when attached", in.TargetID)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+	defer cancel()
+	_, err := w.attachThen(ctx, in.TargetID, func() { w.resumeHeld(ev.SessionID, ev.WaitingForDebugger, true) })
+	if err != nil {
+		w.log.Printf("attach to new page, closing it: %v", err)
+		w.egress.refuse("page", originOrScheme(in.URL))
+		w.closePage(in.TargetID)
+		return
+	}
+	if in.OpenerID != nil {
+		w.mu.Lock()
+		w.notePopup(*in.OpenerID, in.TargetID)
+		w.mu.Unlock()
+	}
+}
+
+func (w *Worker) knownTab(id target.ID) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, ok := w.tabs[id]
+	return ok
+}
+
+// resumeHeld lets a held page run, guarding it first when guard is set. Until it runs, a
+// page with no renderer of its own yet (a noopener or cross-site popup) answers nothing its
+// renderer handles: the guards attach sends on the page's own connection would arrive only
+// after the page has started. So the guards go first through the hold's session, in order
+// before the resume on that same session, and reach the page's first document (Page.enable
+// first: without it a session's scripts run in no new document); attach adds them again on
+// its own connection, which lasts. Only then is the hold's session detached (detachHeld),
+// which drops its copy.
+func (w *Worker) resumeHeld(id target.SessionID, waiting, guard bool) {
+	if !waiting {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+	defer cancel()
+	if js := w.documentGuards(); guard && js != "" {
+		if !w.sendHeld(ctx, id, "Page.enable", nil) ||
+			!w.sendHeld(ctx, id, "Page.addScriptToEvaluateOnNewDocument", page.NewAddScriptToEvaluateOnNewDocumentArgs(js).SetRunImmediately(true)) {
+			return // never resumed: attach fails on its later steps and the page is closed
+		}
+	}
+	if err := rpcc.Invoke(ctx, "Runtime.runIfWaitingForDebugger", sessionCall{id: id}, nil, w.pages.conn); err != nil {
+		w.log.Printf("resume held page: %v", err)
+	}
+}
+
+// sendHeld sends a command into a held page's session and returns once it is written, not
+// answered: the page answers it only once it runs. It reports false if ctx ended first.
+func (w *Worker) sendHeld(ctx context.Context, id target.SessionID, method string, params any) bool {
+	sent := make(chan struct{})
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+		defer cancel()
+		if err := rpcc.Invoke(ctx, method, sessionCall{id: id, params: params, sent: sent}, nil, w.pages.conn); err != nil {
+			w.log.Printf("held page: %s: %v", method, err)
+		}
+	}()
+	select {
+	case <-sent:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// detachHeld ends the hold's session on a page; the page's own connection (attach) stays.
+func (w *Worker) detachHeld(id target.SessionID) {
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+	defer cancel()
+	if err := w.pages.c.Target.DetachFromTarget(ctx, target.NewDetachFromTargetArgs().SetSessionID(id)); err != nil {
+		w.log.Printf("detach from held page: %v", err)
+	}
+}
+
+func (w *Worker) closePage(id target.ID) {
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+	defer cancel()
+	if _, err := w.bc.Target.CloseTarget(ctx, target.NewCloseTargetArgs(id)); err != nil {
+		w.log.Printf("close page: %v", err)
+	}
+}
+
+// holdsNewPages reports whether holdPage, not discover, attaches the context's new pages.
+func (w *Worker) holdsNewPages() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.pages.on
+}
+
+// sessionCall, as the args of a call on the hold's connection, sends the method with params
+// to that flat session instead of the browser, and closes sent (if any) once it is written.
+type sessionCall struct {
+	id     target.SessionID
+	params any
+	sent   chan struct{}
+}
+
+// flatCodec is rpcc's JSON codec plus flat sessions: a request whose args are a sessionCall
+// goes to that session, and events a session sends are dropped (the hold enables nothing in
+// the pages it holds, and they must not pass for the browser's own events). Answers are
+// matched by id whichever session they come from.
+type flatCodec struct {
+	enc *json.Encoder
+	dec *json.Decoder
+}
+
+type flatMessage struct {
+	ID        uint64           `json:"id,omitempty"`
+	Method    string           `json:"method,omitempty"`
+	Params    any              `json:"params,omitempty"`
+	SessionID target.SessionID `json:"sessionId,omitempty"`
+}
+
+func (f *flatCodec) WriteRequest(r *rpcc.Request) error {
+	m := flatMessage{ID: r.ID, Method: r.Method, Params: r.Args}
+	s, ok := r.Args.(sessionCall)
+	if ok {
+		m.Params, m.SessionID = s.params, s.id
+	}
+	err := f.enc.Encode(m)
+	if ok && s.sent != nil {
+		close(s.sent)
+	}
+	return err
+}
+
+func (f *flatCodec) ReadResponse(r *rpcc.Response) error {
+	for {
+		var m struct {
+			rpcc.Response
+			SessionID target.SessionID `json:"sessionId"`
+		}
+		if err := f.dec.Decode(&m); err != nil {
+			return err
+		}
+		if m.SessionID != "" && m.Method != "" {
+			continue
+		}
+		*r = m.Response
+		return nil
+	}
+}
