@@ -17,14 +17,16 @@ var errAttachTimeout = errors.New("the tab could not be attached in time; it was
 // on its popup the moment window.open returns) stalls it and its opener, and attaching
 // itself hangs (Page.enable gets no answer while the dialog is up). Closing the tab ends the
 // dialog and the calls stuck on it.
-func (w *Worker) attachOrClose(ctx context.Context, id target.ID) (*tab, error) {
+//
+// ready is attachThen's: called once interception is on (a held popup is resumed there).
+func (w *Worker) attachOrClose(ctx context.Context, id target.ID, ready func()) (*tab, error) {
 	type attached struct {
 		t   *tab
 		err error
 	}
 	done := make(chan attached, 1)
 	go func() {
-		t, err := w.attach(ctx, id)
+		t, err := w.attachThen(ctx, id, ready)
 		done <- attached{t, err}
 	}()
 	select {
@@ -54,6 +56,6 @@ func (w *Worker) closeTarget(id target.ID) {
 	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
 	defer cancel()
 	if _, err := w.bc.Target.CloseTarget(ctx, target.NewCloseTargetArgs(id)); err != nil {
-		w.log.Printf("close unattached tab: %v", err)
+		w.log.Printf("close a tab that could not be attached: %v", err)
 	}
 }

@@ -93,11 +93,12 @@ func (w *Worker) holdPage(ev *target.AttachedToTargetReply) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
 	defer cancel()
-	_, err := w.attachThen(ctx, in.TargetID, func() { w.resumeHeld(ev.SessionID, ev.WaitingForDebugger, true) })
+	// attachOrClose bounds the whole attach (a dialog the opener raised in the held page
+	// stalls its calls) and closes a page it cannot attach. Nothing of such a page reached
+	// the network: it was held until its interception was on, or closed.
+	_, err := w.attachOrClose(ctx, in.TargetID, func() { w.resumeHeld(ev.SessionID, ev.WaitingForDebugger, true) })
 	if err != nil {
-		w.log.Printf("attach to new page, closing it: %v", err)
-		w.egress.refuse("page", originOrScheme(in.URL))
-		w.closePage(in.TargetID)
+		w.log.Printf("attach to new page, closed it: %v", err)
 		return
 	}
 	if in.OpenerID != nil {
@@ -164,14 +165,6 @@ func (w *Worker) detachHeld(id target.SessionID) {
 	defer cancel()
 	if err := w.pages.c.Target.DetachFromTarget(ctx, target.NewDetachFromTargetArgs().SetSessionID(id)); err != nil {
 		w.log.Printf("detach from held page: %v", err)
-	}
-}
-
-func (w *Worker) closePage(id target.ID) {
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
-	defer cancel()
-	if _, err := w.bc.Target.CloseTarget(ctx, target.NewCloseTargetArgs(id)); err != nil {
-		w.log.Printf("close page: %v", err)
 	}
 }
 

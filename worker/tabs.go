@@ -176,7 +176,7 @@ func (w *Worker) discover(ctx context.Context) error {
 				continue
 			}
 			actx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
-			if _, err := w.attachOrClose(actx, in.TargetID); err != nil {
+			if _, err := w.attachOrClose(actx, in.TargetID, nil); err != nil {
 				w.log.Printf("attach to new tab: %v", err)
 			} else if in.OpenerID != nil {
 				w.mu.Lock()
