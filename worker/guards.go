@@ -39,8 +39,8 @@ const guardsJS = `(() => {
 })();`
 
 // documentGuards is the guard script of this session: the service worker and shared worker
-// blocks unless service workers are allowed, the WebRTC block unless WebRTC is. "" when the
-// session allows everything.
+// blocks unless service workers are allowed, the WebRTC block unless WebRTC is, the
+// WebTransport block unless the base policy is "*". "" when the session allows everything.
 func (w *Worker) documentGuards() string {
 	var guards []string
 	if !w.allowServiceWorkers {
@@ -48,6 +48,9 @@ func (w *Worker) documentGuards() string {
 	}
 	if !w.allowWebRTC {
 		guards = append(guards, webrtcGuardJS)
+	}
+	if !w.base.IsAny() {
+		guards = append(guards, webtransportGuardJS)
 	}
 	if len(guards) == 0 {
 		return ""

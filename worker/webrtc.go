@@ -17,3 +17,14 @@ const webrtcGuardJS = `function (win) {
     define(win, name, {value: refuse, writable: false, configurable: false});
   }
 }`
+
+// webtransportGuardJS makes WebTransport throw in a window. Its QUIC (UDP) passes through
+// neither Fetch interception nor the egress proxy; with the proxy set Chromium refuses it
+// anyway, but a browser without one (remote, or the proxy turned off) sent UDP to an origin
+// outside the policy. It is blocked wherever the session's base is not "*".
+const webtransportGuardJS = `function (win) {
+  const refuse = function WebTransport() {
+    throw new win.DOMException('WebTransport is blocked by fastbrowser (origin policy)', 'NotAllowedError');
+  };
+  define(win, 'WebTransport', {value: refuse, writable: false, configurable: false});
+}`
