@@ -70,15 +70,14 @@ func (t *tab) client(session string) (*cdp.Client, error) {
 	if session == "" {
 		return t.c, nil
 	}
-	t.mu.Lock()
-	f := t.frames[session]
-	t.mu.Unlock()
-	if f == nil {
-		return nil, errFrameGone
+	f, err := t.frame(session)
+	if err != nil {
+		return nil, err
 	}
 	return f.c, nil
 }
 
+// frame is an out-of-process frame of the tab by its session name.
 func (t *tab) frame(session string) (*oopif, error) {
 	t.mu.Lock()
 	f := t.frames[session]

@@ -61,7 +61,7 @@ func (w *Worker) screenshot(ctx context.Context, t *tab, rules []transport.Redac
 		targets[k] = true
 	}
 	t.mu.Unlock()
-	m := &masking{w: w, t: t}
+	m := &masking{t: t}
 	for _, f := range frames {
 		if f.Partial && len(rules) > 0 {
 			// A huge page was read in windows: a rule cannot be checked against the rest.
@@ -135,7 +135,6 @@ func (w *Worker) screenshot(ctx context.Context, t *tab, rules []transport.Redac
 
 // masking gathers, across every frame of a tab, the rects to mask in the tab's viewport.
 type masking struct {
-	w           *Worker
 	t           *tab
 	items       [][]rect // one entry per match; nil: a match that could not be placed
 	failed      int      // rules or documents that could not be applied or read
@@ -195,18 +194,14 @@ func boundsOf(quad dom.Quad, off point) (rect, bool) {
 // collectDocuments runs mask_collect.js in every frame of every session of the tab, and
 // counts the frames on the page that no session reaches.
 func (m *masking) collectDocuments(ctx context.Context, secrets []string) {
-	sessions := []struct {
+	type session struct {
 		id string
 		c  *cdp.Client
-	}{{"", m.t.c}}
-	for _, f := range m.t.oopifs() {
-		sessions = append(sessions, struct {
-			id string
-			c  *cdp.Client
-		}{f.id, f.c})
 	}
+	sessions := []session{{"", m.t.c}}
 	reached := map[page.FrameID]bool{}
 	for _, f := range m.t.oopifs() {
+		sessions = append(sessions, session{f.id, f.c})
 		reached[page.FrameID(f.id)] = true
 	}
 	for _, s := range sessions {

@@ -72,7 +72,7 @@ const observeReserve = 300 * time.Millisecond
 // session (the main frame and same-process iframes), then each out-of-process frame's
 // through its own session, placed under its <iframe> (Frame.Owner in the parent's session).
 // An out-of-process frame that cannot be read (it detached, or is still paused) is left out
-// of the outline; masking keeps its own fail-closed inventory of frames (evidence.go).
+// of the outline; masking keeps its own fail-closed inventory of frames (mask.go).
 func (w *Worker) axFrames(ctx context.Context, t *tab) ([]outline.Frame, error) {
 	frames, err := w.sessionFrames(ctx, t, "", t.c)
 	if err != nil {

@@ -169,10 +169,7 @@ func (w *Worker) discover(ctx context.Context) error {
 			if in.Type != "page" || in.BrowserContextID == nil || *in.BrowserContextID != w.contextID || w.holdsNewPages() {
 				continue // holdPage attaches the context's new pages while it holds them
 			}
-			w.mu.Lock()
-			_, known := w.tabs[in.TargetID]
-			w.mu.Unlock()
-			if known {
+			if w.knownTab(in.TargetID) {
 				continue
 			}
 			actx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
