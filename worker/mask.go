@@ -136,12 +136,30 @@ func (w *Worker) screenshot(ctx context.Context, t *tab, rules []transport.Redac
 // masking gathers, across every frame of a tab, the rects to mask in the tab's viewport.
 type masking struct {
 	t           *tab
-	items       [][]rect // one entry per match; nil: a match that could not be placed
-	failed      int      // rules or documents that could not be applied or read
-	uninspected int      // frames on the page that no session could read
+	items       [][]rect         // one entry per match; nil: a match that could not be placed
+	failed      int              // rules or documents that could not be applied or read
+	uninspected int              // frames on the page that no session could read
+	offsets     map[string]point // each session's offset in the tab's viewport, once read
 }
 
 func (m *masking) applied() bool { return m.failed == 0 && m.uninspected == 0 }
+
+// offset is t.offset, read once per session for the whole capture: each read costs two CDP
+// calls per frame level, and a frame may hold hundreds of matches.
+func (m *masking) offset(ctx context.Context, session string) (point, error) {
+	if off, ok := m.offsets[session]; ok {
+		return off, nil
+	}
+	off, err := m.t.offset(ctx, session)
+	if err != nil {
+		return point{}, err
+	}
+	if m.offsets == nil {
+		m.offsets = map[string]point{}
+	}
+	m.offsets[session] = off
+	return off, nil
+}
 
 // placeNode adds one element's boxes. A node gone from the document, or without a box
 // (display:none), shows nothing; anything else that stops it being placed fails the proof.
@@ -159,7 +177,7 @@ func (m *masking) placeNode(ctx context.Context, k outline.NodeKey) {
 		m.failed++
 		return
 	}
-	off, err := m.t.offset(ctx, k.Session)
+	off, err := m.offset(ctx, k.Session)
 	if err != nil {
 		m.items = append(m.items, nil)
 		return
@@ -210,7 +228,7 @@ func (m *masking) collectDocuments(ctx context.Context, secrets []string) {
 			m.failed++
 			continue
 		}
-		base, err := m.t.offset(ctx, s.id)
+		base, err := m.offset(ctx, s.id)
 		if err != nil {
 			m.failed++
 			continue
