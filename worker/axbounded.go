@@ -31,11 +31,8 @@ var (
 const planObjects = "fastbrowser-axplan"
 
 // countElements counts the elements of a session's document and its same-process frames
-// with one DOM search: Chromium answers with the count alone.
+// with one DOM search (after requestDocument): Chromium answers with the count alone.
 func countElements(ctx context.Context, c *cdp.Client) (int, error) {
-	if _, err := c.DOM.GetDocument(ctx, dom.NewGetDocumentArgs().SetDepth(0)); err != nil {
-		return 0, err
-	}
 	s, err := c.DOM.PerformSearch(ctx, dom.NewPerformSearchArgs("*"))
 	if err != nil {
 		return 0, err

@@ -310,6 +310,10 @@ func (m *masking) collectFrame(ctx context.Context, session string, c *cdp.Clien
 // hold a frame no session reached and have a box on the page: something shows there that
 // nothing inspected, so the proof cannot hold.
 func (m *masking) countUnreached(ctx context.Context, c *cdp.Client, reached map[page.FrameID]bool) {
+	if err := requestDocument(ctx, c); err != nil {
+		m.failed++
+		return
+	}
 	owners, all, err := searchNodes(ctx, c, "iframe, frame, object, embed")
 	if err != nil || !all {
 		m.failed++

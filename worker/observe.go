@@ -102,6 +102,9 @@ func (w *Worker) axFrames(ctx context.Context, t *tab) ([]outline.Frame, error) 
 // same-process iframes. Frames in another process answer with an error and are skipped here:
 // they have sessions of their own.
 func (w *Worker) sessionFrames(ctx context.Context, t *tab, session string, c *cdp.Client) ([]outline.Frame, error) {
+	if err := requestDocument(ctx, c); err != nil {
+		return nil, err
+	}
 	n, err := countElements(ctx, c)
 	if err != nil {
 		return nil, err
@@ -171,7 +174,7 @@ func (w *Worker) sessionFrames(ctx context.Context, t *tab, session string, c *c
 }
 
 // passwordFields finds every password input of a session's document and its same-process
-// frames with one DOM search.
+// frames with one DOM search (after requestDocument).
 // Past budgets.OutlineSearchResults the rest are outlined as plain text fields: names only,
 // never values (screenshots find password fields again, without a bound).
 func passwordFields(ctx context.Context, c *cdp.Client) ([]dom.BackendNodeID, error) {
@@ -179,13 +182,18 @@ func passwordFields(ctx context.Context, c *cdp.Client) ([]dom.BackendNodeID, er
 	return found, err
 }
 
+// requestDocument has a session's DOM agent take its document, which a DOM search needs
+// first. Once per read of the session: each DOM.getDocument also drops the node ids the
+// previous one handed out, and costs a round trip.
+func requestDocument(ctx context.Context, c *cdp.Client) error {
+	_, err := c.DOM.GetDocument(ctx, dom.NewGetDocumentArgs().SetDepth(0))
+	return err
+}
+
 // searchNodes finds the elements a CSS selector matches in a session's document and its
-// same-process frames, with one DOM search, at most budgets.OutlineSearchResults of them;
-// all says whether that was every match.
+// same-process frames, with one DOM search (after requestDocument), at most
+// budgets.OutlineSearchResults of them; all says whether that was every match.
 func searchNodes(ctx context.Context, c *cdp.Client, selector string) (found []dom.BackendNodeID, all bool, err error) {
-	if _, err := c.DOM.GetDocument(ctx, dom.NewGetDocumentArgs().SetDepth(0)); err != nil {
-		return nil, false, err
-	}
 	s, err := c.DOM.PerformSearch(ctx, dom.NewPerformSearchArgs(selector))
 	if err != nil {
 		return nil, false, err
