@@ -1,14 +1,12 @@
 package runtime_test
 
 import (
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -37,31 +35,11 @@ func TestObserveHugePage(t *testing.T) {
 			if n := strings.Count(ob.Text, "\n"); n > 10+1 {
 				t.Errorf("%d outline lines for maxNodes 10", n)
 			}
-			if hwm := peakRSS(t, rt); hwm > budgets.WorkerMemoryCeiling {
+			if hwm := proctest.PeakRSS(t, rt.WorkerPid()); hwm > budgets.WorkerMemoryCeiling {
 				t.Errorf("the worker peaked at %d MiB, over its %d MiB ceiling", hwm>>20, budgets.WorkerMemoryCeiling>>20)
 			}
 		})
 	}
-}
-
-// peakRSS is the worker process's peak resident size (VmHWM).
-func peakRSS(t testing.TB, rt *runtime.Runtime) int {
-	t.Helper()
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(rt.WorkerPid()) + "/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
-			if err != nil {
-				t.Fatalf("VmHWM %q", v)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatal("no VmHWM in the worker's status")
-	return 0
 }
 
 // BenchmarkObserveHugePage measures observe {maxNodes:10} on the 50 000-element pages (the
@@ -84,7 +62,7 @@ func BenchmarkObserveHugePage(b *testing.B) {
 					b.Fatal(err)
 				}
 				took = append(took, time.Since(t0))
-				peak = append(peak, time.Duration(peakRSS(b, rt)))
+				peak = append(peak, time.Duration(proctest.PeakRSS(b, rt.WorkerPid())))
 				if err := rt.Close(); err != nil {
 					b.Fatal(err)
 				}

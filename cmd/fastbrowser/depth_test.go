@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 )
 
@@ -79,10 +79,10 @@ func TestServeAnswersDeepLine(t *testing.T) {
 		t.Fatalf("deep line answered %v", f)
 	}
 	// Memory stays bounded: the line itself (16 MB) and buffers, nothing per level.
-	if hwm := peakRSS(cmd.Process.Pid); hwm > 128<<10 {
-		t.Fatalf("serve peak RSS %d KiB after the deep line, over 128 MiB", hwm)
+	if hwm := proctest.PeakRSS(t, cmd.Process.Pid); hwm > 128<<20 {
+		t.Fatalf("serve peak RSS %d KiB after the deep line, over 128 MiB", hwm>>10)
 	} else {
-		t.Logf("serve peak RSS after the deep line: %d KiB", hwm)
+		t.Logf("serve peak RSS after the deep line: %d KiB", hwm>>10)
 	}
 	if _, err := stdin.Write([]byte(`{"v":1,"id":"c","op":"close"}` + "\n")); err != nil {
 		t.Fatal(err)
@@ -99,21 +99,6 @@ func TestServeAnswersDeepLine(t *testing.T) {
 		t.Fatal("serve did not exit after close")
 	}
 	exited <- nil // for the deferred wait
-}
-
-// peakRSS is the process's peak resident set (VmHWM) in KiB, 0 when unreadable.
-func peakRSS(pid int) int {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
-			return n
-		}
-	}
-	return 0
 }
 
 // TestValidateRefusesDeepScenario: `fastbrowser validate` refuses a scenario file nested
