@@ -34,27 +34,34 @@ func visit(t *testing.T, rt transport.Caller, url string, octx *transport.Operat
 // waits for it rather than for a fixed time. A nil done reads once.
 func visitUntil(t *testing.T, rt transport.Caller, url string, octx *transport.OperationContext, done func([]transport.Blocked) bool) ([]transport.Blocked, []transport.Code) {
 	t.Helper()
-	var blocked []transport.Blocked
-	var codes []transport.Code
-	note := func(res transport.Result, err error) {
-		if err != nil {
-			oe := transport.AsOperationError("", err)
-			codes, blocked = append(codes, oe.Code), append(blocked, oe.Blocked...)
-			return
-		}
-		blocked = append(blocked, transport.BlockedOf(res)...)
-	}
+	var r reported
 	nav, err := transport.Dispatch(bg, rt, transport.Navigate{URL: url}, octx)
-	note(&nav, err)
+	r.note(&nav, err)
 	time.Sleep(500 * time.Millisecond) // let timers and late subresources fire
 	rd, err := transport.Dispatch(bg, rt, transport.Read{}, octx)
-	note(&rd, err)
-	for deadline := time.Now().Add(10 * time.Second); done != nil && !done(blocked) && time.Now().Before(deadline); {
+	r.note(&rd, err)
+	for deadline := time.Now().Add(10 * time.Second); done != nil && !done(r.blocked) && time.Now().Before(deadline); {
 		time.Sleep(300 * time.Millisecond)
 		rd, err := transport.Dispatch(bg, rt, transport.Read{}, octx)
-		note(&rd, err)
+		r.note(&rd, err)
 	}
-	return blocked, codes
+	return r.blocked, r.codes
+}
+
+// reported gathers what a series of calls reported: every request refused, from results and
+// errors alike, and every error code.
+type reported struct {
+	blocked []transport.Blocked
+	codes   []transport.Code
+}
+
+func (r *reported) note(res transport.Result, err error) {
+	if err != nil {
+		oe := transport.AsOperationError("", err)
+		r.codes, r.blocked = append(r.codes, oe.Code), append(r.blocked, oe.Blocked...)
+		return
+	}
+	r.blocked = append(r.blocked, transport.BlockedOf(res)...)
 }
 
 // blockedOrigin is a visitUntil condition: a request to origin was reported blocked.

@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/runtime"
@@ -33,35 +34,22 @@ func TestPopupsHeldAtStart(t *testing.T) {
 			if got := rt.Enforcement(); len(got) != 1 {
 				t.Fatalf("enforcement %v, want the browser alone", got)
 			}
-			var codes []transport.Code
-			var blocked []transport.Blocked
-			note := func(res transport.Result, err error) {
-				if err != nil {
-					oe := transport.AsOperationError("", err)
-					codes, blocked = append(codes, oe.Code), append(blocked, oe.Blocked...)
-					return
-				}
-				blocked = append(blocked, transport.BlockedOf(res)...)
-			}
+			var r reported
 			nav, err := transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, v.vector, srv.URL)})
-			note(&nav, err)
+			r.note(&nav, err)
 			act, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: v.name}})
-			note(&act, err)
+			r.note(&act, err)
 			// The popup's refused first request is reported by the click, or by a later read.
-			for i := 0; i < 20 && !blockedOrigin(srv.URL)(blocked); i++ {
+			for i := 0; i < 20 && !blockedOrigin(srv.URL)(r.blocked); i++ {
 				rd, err := transport.Dispatch(bg, rt, transport.Read{})
-				note(&rd, err)
+				r.note(&rd, err)
 			}
 			if canary.Connections() != 0 {
 				t.Fatalf("the canary saw %d connections (%v)", canary.Connections(), canary.Paths())
 			}
 			want := transport.Blocked{Kind: "document", Origin: srv.URL}
-			found := false
-			for _, bl := range blocked {
-				found = found || bl == want
-			}
-			if !found || len(codes) == 0 || codes[0] != transport.CodeEgressDenied {
-				t.Fatalf("codes %v blocked %v, want egress_denied with %+v", codes, blocked, want)
+			if !slices.Contains(r.blocked, want) || len(r.codes) == 0 || r.codes[0] != transport.CodeEgressDenied {
+				t.Fatalf("codes %v blocked %v, want egress_denied with %+v", r.codes, r.blocked, want)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,37 +28,24 @@ func TestWebSocketFailsItsOperation(t *testing.T) {
 		t.Fatal("the navigation that opened a WebSocket outside the policy passed")
 	}
 	oe := transport.AsOperationError("", err)
-	if oe.Code != transport.CodeEgressDenied || !containsBlocked(oe.Blocked, transport.Blocked{Kind: "websocket", Origin: srv.URL}) {
+	if oe.Code != transport.CodeEgressDenied || !slices.Contains(oe.Blocked, transport.Blocked{Kind: "websocket", Origin: srv.URL}) {
 		t.Fatalf("navigate: %v, blocked %+v", err, oe.Blocked)
 	}
-	blocked := append([]transport.Blocked{}, oe.Blocked...)
+	r := reported{blocked: append([]transport.Blocked{}, oe.Blocked...)}
 	proxied := transport.Blocked{Kind: "proxy-connect", Origin: "connect://" + strings.TrimPrefix(srv.URL, "http://")}
-	for i := 0; i < 20 && !containsBlocked(blocked, proxied); i++ {
+	for i := 0; i < 20 && !slices.Contains(r.blocked, proxied); i++ {
 		rd, err := transport.Dispatch(bg, rt, transport.Read{})
-		if err != nil {
-			blocked = append(blocked, transport.AsOperationError("", err).Blocked...)
-			continue
-		}
-		blocked = append(blocked, rd.Blocked...)
+		r.note(&rd, err)
 	}
-	if !containsBlocked(blocked, proxied) {
-		t.Fatalf("the proxy's refusal was not attributed to the page: %+v", blocked)
+	if !slices.Contains(r.blocked, proxied) {
+		t.Fatalf("the proxy's refusal was not attributed to the page: %+v", r.blocked)
 	}
-	for _, b := range blocked {
+	for _, b := range r.blocked {
 		if b.Kind == runtime.KindBrowserBackground {
-			t.Fatalf("a page's WebSocket taken for background traffic: %+v", blocked)
+			t.Fatalf("a page's WebSocket taken for background traffic: %+v", r.blocked)
 		}
 	}
 	if canary.Connections() != 0 {
 		t.Fatalf("the canary saw %d connections", canary.Connections())
 	}
-}
-
-func containsBlocked(all []transport.Blocked, want transport.Blocked) bool {
-	for _, b := range all {
-		if b == want {
-			return true
-		}
-	}
-	return false
 }
