@@ -5,10 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -16,36 +12,6 @@ import (
 	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
-
-// leaveDaemons is shell that leaves two processes outside its process group and session,
-// each writing its pid to a file in dir named after prefix: a `setsid sleep &`, and a
-// daemon that double-forked (fork, setsid, fork; the middle shell exits at once).
-func leaveDaemons(dir, prefix string) string {
-	p := filepath.Join(dir, prefix)
-	return fmt.Sprintf(`/usr/bin/setsid /bin/sleep 300 & echo $! > %[1]s-setsid
-/usr/bin/setsid /bin/sh -c '/bin/sleep 300 & echo $! > %[1]s-daemon'
-`, p)
-}
-
-// daemonPids reads the pids leaveDaemons wrote for prefix, waiting (bounded) for the files.
-func daemonPids(t *testing.T, dir, prefix string) []int {
-	t.Helper()
-	var pids []int
-	for _, kind := range []string{"setsid", "daemon"} {
-		f := filepath.Join(dir, prefix+"-"+kind)
-		var pid int
-		proctest.PollUntil(10*time.Second, func() bool {
-			data, err := os.ReadFile(f)
-			pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
-			return err == nil && pid > 1
-		})
-		if pid <= 1 {
-			t.Fatalf("%s: no pid written", f)
-		}
-		pids = append(pids, pid)
-	}
-	return pids
-}
 
 // requireDaemonsGone checks, at once (Run must not return before they are gone), that no pid
 // lives, and kills any that does so one failure does not leak.
@@ -66,10 +32,10 @@ func daemonScenario(t *testing.T, id string, ops []any) (l *Loaded, dir, addr, b
 	dir = t.TempDir()
 	l = load(t, map[string]any{
 		"version": 1, "id": id,
-		"hooks": map[string]any{"setup": map[string]any{"command": "/bin/sh", "args": []string{"-c", leaveDaemons(dir, "hook")}}},
+		"hooks": map[string]any{"setup": map[string]any{"command": "/bin/sh", "args": []string{"-c", proctest.LeaveDaemons(dir, "hook")}}},
 		"fixture": map[string]any{"baseUrl": base, "server": map[string]any{
 			"mode":      "managed",
-			"start":     map[string]any{"command": "/bin/sh", "args": []string{"-c", leaveDaemons(dir, "server") + fmt.Sprintf("exec %s fixture serve --addr %s", bin, addr)}},
+			"start":     map[string]any{"command": "/bin/sh", "args": []string{"-c", proctest.LeaveDaemons(dir, "server") + fmt.Sprintf("exec %s fixture serve --addr %s", bin, addr)}},
 			"readiness": map[string]any{"url": base + "/health"},
 		}},
 		"operations": ops,
@@ -86,12 +52,12 @@ func TestServerAndHookDaemonsStopped(t *testing.T) {
 	if rep.Status != StatusPassed {
 		t.Fatalf("status %s: %+v %+v", rep.Status, rep.Error, rep.Operations)
 	}
-	requireDaemonsGone(t, "setup hook", daemonPids(t, dir, "hook"))
-	requireDaemonsGone(t, "server", daemonPids(t, dir, "server"))
+	requireDaemonsGone(t, "setup hook", proctest.DaemonPids(t, dir, "hook"))
+	requireDaemonsGone(t, "server", proctest.DaemonPids(t, dir, "server"))
 	if procs := fixtureProcs(addr); len(procs) != 0 {
 		t.Fatalf("fixture still serving: %v", procs)
 	}
-	proctest.ReapAdoptedOrphans(append(daemonPids(t, dir, "hook"), daemonPids(t, dir, "server")...)...)
+	proctest.ReapAdoptedOrphans(append(proctest.DaemonPids(t, dir, "hook"), proctest.DaemonPids(t, dir, "server")...)...)
 }
 
 // TestInterruptStopsServerDaemons: a run interrupted (its context cancelled, as the first
@@ -123,7 +89,7 @@ func TestInterruptStopsServerDaemons(t *testing.T) {
 		rep.Operations[0].Error.Code != transport.CodeCancelled {
 		t.Fatalf("status %s, error %+v, operations %+v", rep.Status, rep.Error, rep.Operations)
 	}
-	requireDaemonsGone(t, "setup hook", daemonPids(t, dir, "hook"))
-	requireDaemonsGone(t, "server", daemonPids(t, dir, "server"))
-	proctest.ReapAdoptedOrphans(append(daemonPids(t, dir, "hook"), daemonPids(t, dir, "server")...)...)
+	requireDaemonsGone(t, "setup hook", proctest.DaemonPids(t, dir, "hook"))
+	requireDaemonsGone(t, "server", proctest.DaemonPids(t, dir, "server"))
+	proctest.ReapAdoptedOrphans(append(proctest.DaemonPids(t, dir, "hook"), proctest.DaemonPids(t, dir, "server")...)...)
 }

@@ -318,25 +318,20 @@ func profileDirs() map[string]bool {
 // and Pdeathsig does not reach them; only the server's environment token finds them.
 func TestInterruptTwiceEndsServerDaemons(t *testing.T) {
 	server := func(bin, addr, dir string) []string {
-		return []string{"/bin/sh", "-c", fmt.Sprintf(`/usr/bin/setsid /bin/sleep 300 & echo $! > %[1]s/setsid.pid
-/usr/bin/setsid /bin/sh -c '/bin/sleep 300 & echo $! > %[1]s/daemon.pid'
-exec %[2]s fixture serve --addr %[3]s`, dir, bin, addr)}
+		return []string{"/bin/sh", "-c", proctest.LeaveDaemons(dir, "server") + fmt.Sprintf("exec %s fixture serve --addr %s", bin, addr)}
 	}
 	r := startInterruptRunWith(t, server, []string{"/bin/sh", "-c", "touch cleanup-started; exec /bin/sleep 30"})
 	r.waitMidway(t)
-	var daemons []int
-	for _, f := range []string{"setsid.pid", "daemon.pid"} {
-		data, err := os.ReadFile(filepath.Join(r.dir, f))
-		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-		if err != nil || pid <= 1 || !proctest.Alive(pid) {
-			t.Fatalf("%s: %q (%v): the server's daemon is not running", f, data, err)
+	daemons := proctest.DaemonPids(t, r.dir, "server")
+	for _, pid := range daemons {
+		if !proctest.Alive(pid) {
+			t.Fatalf("the server's daemon %d is not running", pid)
 		}
 		for server := range proctest.Cmdlines("fixture serve --addr " + r.addr) {
 			if st, _ := proctest.ReadStat(pid); st.Pgid == server {
-				t.Fatalf("%s: pid %d did not leave the server's group", f, pid)
+				t.Fatalf("pid %d did not leave the server's group", pid)
 			}
 		}
-		daemons = append(daemons, pid)
 	}
 	r.interrupt(t)
 	if !proctest.PollUntil(30*time.Second, func() bool {
