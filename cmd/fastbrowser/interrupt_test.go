@@ -199,6 +199,30 @@ func (r *interruptRun) interrupt(t *testing.T) {
 	}
 }
 
+// interruptTwice sends the first Ctrl-C, waits until the run is stopping (its cleanup hook,
+// which must touch cleanup-started, has begun and the notice is on stderr) so the two
+// signals are never merged into one pending SIGINT, sends the second and requires the exit
+// code 130 within 10 s: at once, where an orderly stop would wait out the hook.
+func (r *interruptRun) interruptTwice(t *testing.T) {
+	t.Helper()
+	r.interrupt(t)
+	if !proctest.PollUntil(30*time.Second, func() bool {
+		_, err := os.Stat(filepath.Join(r.dir, "cleanup-started"))
+		return err == nil
+	}) {
+		t.Fatalf("the cleanup hook never started after the first interrupt\nstderr:\n%s", r.stderr)
+	}
+	// The notice was written before the hook started, but reaches r.stderr through a copying
+	// goroutine: wait for it.
+	if !proctest.PollUntil(10*time.Second, func() bool { return strings.Contains(r.stderr.String(), "interrupt again to exit now") }) {
+		t.Fatalf("no notice of the first interrupt on stderr:\n%s", r.stderr)
+	}
+	r.interrupt(t)
+	if code := r.waitExit(t, 10*time.Second); code != exitInterrupted {
+		t.Fatalf("exit code %d, want %d\nstderr:\n%s", code, exitInterrupted, r.stderr)
+	}
+}
+
 // waitExit waits at most limit for the run to exit and returns its exit code.
 func (r *interruptRun) waitExit(t *testing.T, limit time.Duration) int {
 	t.Helper()
@@ -271,25 +295,7 @@ func TestInterruptTwiceExitsAtOnce(t *testing.T) {
 	r := startInterruptRun(t, []string{"/bin/sh", "-c", "touch cleanup-started; exec /bin/sleep 30"})
 	r.waitMidway(t)
 	r.requireMarkedWhileRunning(t)
-	r.interrupt(t)
-	// Wait until the run is stopping (the cleanup hook runs), so the two signals are
-	// never merged into one pending SIGINT.
-	if !proctest.PollUntil(30*time.Second, func() bool {
-		_, err := os.Stat(filepath.Join(r.dir, "cleanup-started"))
-		return err == nil
-	}) {
-		t.Fatalf("the cleanup hook never started after the first interrupt\nstderr:\n%s", r.stderr)
-	}
-	// The notice was written before the hook started, but reaches r.stderr through a copying
-	// goroutine: wait for it.
-	if !proctest.PollUntil(10*time.Second, func() bool { return strings.Contains(r.stderr.String(), "interrupt again to exit now") }) {
-		t.Fatalf("no notice of the first interrupt on stderr:\n%s", r.stderr)
-	}
-	r.interrupt(t)
-	// An orderly stop would wait out the 30 s hook; at once is well under that.
-	if code := r.waitExit(t, 10*time.Second); code != exitInterrupted {
-		t.Fatalf("exit code %d, want %d\nstderr:\n%s", code, exitInterrupted, r.stderr)
-	}
+	r.interruptTwice(t)
 	// Pdeathsig and the group kills end the rest asynchronously: room for a loaded machine,
 	// well before the hook's 30 s sleep would end by itself.
 	r.requireNoOrphans(t, 10*time.Second)
@@ -333,20 +339,7 @@ func TestInterruptTwiceEndsServerDaemons(t *testing.T) {
 			}
 		}
 	}
-	r.interrupt(t)
-	if !proctest.PollUntil(30*time.Second, func() bool {
-		_, err := os.Stat(filepath.Join(r.dir, "cleanup-started"))
-		return err == nil
-	}) {
-		t.Fatalf("the cleanup hook never started after the first interrupt\nstderr:\n%s", r.stderr)
-	}
-	if !proctest.PollUntil(10*time.Second, func() bool { return strings.Contains(r.stderr.String(), "interrupt again to exit now") }) {
-		t.Fatalf("no notice of the first interrupt on stderr:\n%s", r.stderr)
-	}
-	r.interrupt(t)
-	if code := r.waitExit(t, 10*time.Second); code != exitInterrupted {
-		t.Fatalf("exit code %d, want %d\nstderr:\n%s", code, exitInterrupted, r.stderr)
-	}
+	r.interruptTwice(t)
 	// KillAll signalled them before the run exited; dying is asynchronous.
 	if !proctest.PollUntil(5*time.Second, func() bool {
 		proctest.ReapAdoptedOrphans(daemons...)
