@@ -147,12 +147,7 @@ func TestDialogOnLoadAndFromTimer(t *testing.T) {
 	}
 	wantDialogs(t, "navigate to a page framing it cross-site", nav.Dialogs, transport.Dialog{Type: "alert", Message: "Hello from the page load", Action: transport.DialogDismissed})
 
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/dialogs"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: "Echo"}, Text: transport.FromEnv("FB_DIALOG_SECRET")}); err != nil {
-		t.Fatal(err)
-	}
+	echoSecret(t, rt, site.URL)
 	res, err := transport.Dispatch(bg, rt, clickButton("Alert later"))
 	if err != nil {
 		t.Fatal(err)
@@ -210,12 +205,7 @@ func TestDialogMessageBoundedAndScrubbed(t *testing.T) {
 	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: browserURL(t), LookupEnv: func(name string) (string, bool) {
 		return secret, name == "FB_DIALOG_SECRET"
 	}})
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/dialogs"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: "Echo"}, Text: transport.FromEnv("FB_DIALOG_SECRET")}); err != nil {
-		t.Fatal(err)
-	}
+	echoSecret(t, rt, site.URL)
 	short, err := transport.Dispatch(bg, rt, clickButton("Echo in alert"))
 	if err != nil {
 		t.Fatal(err)
@@ -352,5 +342,17 @@ func post(t *testing.T, url string) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("POST %s: %s", url, resp.Status)
+	}
+}
+
+// echoSecret opens /dialogs and types the FB_DIALOG_SECRET secret into its Echo field, which
+// the page's alert buttons then show.
+func echoSecret(t *testing.T, rt transport.Caller, site string) {
+	t.Helper()
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site + "/dialogs"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: "Echo"}, Text: transport.FromEnv("FB_DIALOG_SECRET")}); err != nil {
+		t.Fatal(err)
 	}
 }
