@@ -33,8 +33,7 @@ func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 	if r.evidence == nil || !r.evidence.OnFailure {
 		return err
 	}
-	switch op.OpName() {
-	case transport.OpCaptureEvidence, transport.OpClose, transport.OpNarrowOriginPolicy:
+	if transport.SpecOf(op).NoFailureEvidence {
 		return err
 	}
 	oe := *transport.AsOperationError(op.OpName(), err)
@@ -49,7 +48,7 @@ func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 	defer cancel()
 	req := &transport.CaptureEvidence{RunID: r.evidence.RunID, Operation: r.evidenceLabel(op), Redaction: r.evidence.Redaction,
 		BudgetMs: int(budgets.FailureEvidence.Default.Milliseconds())}
-	if refs := op.TabRefs(); len(refs) > 0 {
+	if refs := transport.TabRefs(op); len(refs) > 0 {
 		req.Tab = *refs[0] // already the worker's target id
 	}
 	res, cerr := r.client.Call(ctx, req, nil)

@@ -257,7 +257,7 @@ func (r *Runtime) effective(op string, octx *transport.OperationContext) (policy
 func (r *Runtime) toTargets(op string, req transport.Operation) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, p := range req.TabRefs() {
+	for _, p := range transport.TabRefs(req) {
 		tgt, ok := r.toTgt[*p]
 		if !ok {
 			return transport.NewError(op, transport.PhaseValidate, transport.CodeTabNotFound, transport.RetryNever, transport.NotAttempted, "no tab with handle %q in this session", *p).WithPath("request.tab")
@@ -272,7 +272,7 @@ func (r *Runtime) toTargets(op string, req transport.Operation) error {
 func (r *Runtime) toHandles(res transport.Result) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, p := range res.TabRefs() {
+	for _, p := range transport.TabRefs(res) {
 		h, ok := r.toTab[*p]
 		if !ok {
 			r.handles++

@@ -87,7 +87,7 @@ type Operation struct {
 
 	// req is the decoded request (relative URLs already resolved); step replaces it for
 	// op "step".
-	req  fileRequest
+	req  *fileRequest
 	step *Step
 }
 

@@ -358,7 +358,7 @@ func checkOperations(ops []Operation, base *url.URL) error {
 		if err := decodeRequest(fr, op.Request, path+".request"); err != nil {
 			return fromStrict(err)
 		}
-		if nav, ok := fr.(*navigateReq); ok {
+		if nav, ok := fr.op.(*transport.Navigate); ok {
 			resolved, err := resolveURL(nav.URL, base, path+".request.url")
 			if err != nil {
 				return err
@@ -373,11 +373,7 @@ func checkOperations(ops []Operation, base *url.URL) error {
 		}
 		placeholder := ""
 		if ref := fr.tabRef(); ref != nil {
-			field := ".request.tab"
-			if _, ok := fr.(*waitPopupReq); ok {
-				field = ".request.opener"
-			}
-			if _, err := checkTabRef(ref, path+field, i, ops, ids); err != nil {
+			if _, err := checkTabRef(ref, path+".request."+fr.tabField, i, ops, ids); err != nil {
 				return err
 			}
 			placeholder = "ref"
@@ -419,8 +415,8 @@ func resolveURL(raw string, base *url.URL, path string) (string, error) {
 
 // resolveAssert resolves a url assertion's value like navigate's url, so "/form" means the
 // fixture's /form, and refuses an origin assertion's value that is not an http(s) origin.
-func resolveAssert(fr fileRequest, base *url.URL, path string) error {
-	a, ok := fr.(*assertReq)
+func resolveAssert(fr *fileRequest, base *url.URL, path string) error {
+	a, ok := fr.op.(*transport.Assert)
 	if !ok || a.Value == "" { // an empty value is the protocol's to refuse
 		return nil
 	}
@@ -442,8 +438,8 @@ func resolveAssert(fr fileRequest, base *url.URL, path string) error {
 // checkNarrowing refuses, at load, a narrowing origin that could never be one (a scheme other
 // than http(s), credentials, a path, "*"); whether it is inside the base is the runtime's to
 // say.
-func checkNarrowing(fr fileRequest, path string) error {
-	n, ok := fr.(*narrowReq)
+func checkNarrowing(fr *fileRequest, path string) error {
+	n, ok := fr.op.(*transport.NarrowOriginPolicy)
 	if !ok {
 		return nil
 	}

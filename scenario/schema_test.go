@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -17,6 +18,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 const schemaID = "https://fastbrowser.dev/schemas/scenario-v1.json"
@@ -85,13 +87,48 @@ func TestSchemaCompilesAgainstMetaschema(t *testing.T) {
 	scenarioSchema(t)
 }
 
-func TestSchemaDocsCopyIsIdentical(t *testing.T) {
-	docs, err := os.ReadFile(filepath.Join("..", "docs", "scenario.schema.json"))
-	if err != nil {
-		t.Fatalf("docs/scenario.schema.json: %v (create it: cp scenario/schema.json docs/scenario.schema.json)", err)
+// TestSchemaExistsOnce: docs/ serves the schema itself (a symbolic link), not a copy.
+func TestSchemaExistsOnce(t *testing.T) {
+	target, err := os.Readlink(filepath.Join("..", "docs", "scenario.schema.json"))
+	if err != nil || target != "../scenario/schema.json" {
+		t.Fatalf("docs/scenario.schema.json must be a link to ../scenario/schema.json: %q, %v (fix: ln -sf ../scenario/schema.json docs/scenario.schema.json)", target, err)
 	}
-	if !bytes.Equal(docs, scenario.SchemaJSON) {
-		t.Fatal("docs/scenario.schema.json differs from scenario/schema.json; fix: cp scenario/schema.json docs/scenario.schema.json")
+	docs, err := os.ReadFile(filepath.Join("..", "docs", "scenario.schema.json"))
+	if err != nil || !bytes.Equal(docs, scenario.SchemaJSON) {
+		t.Fatalf("docs/scenario.schema.json does not read as scenario/schema.json: %v", err)
+	}
+}
+
+// TestSchemaOpEnumMatchesTable: the schema's op list is the operation table's InFiles rows
+// plus step, and every one of them has its request shape in the schema.
+func TestSchemaOpEnumMatchesTable(t *testing.T) {
+	var doc struct {
+		Defs map[string]struct {
+			Properties map[string]struct {
+				Enum []string `json:"enum"`
+			} `json:"properties"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(scenario.SchemaJSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	enum := doc.Defs["operation"].Properties["op"].Enum
+	want := []string{scenario.OpStep}
+	for _, s := range transport.Ops() {
+		if s.InFiles {
+			want = append(want, s.Name)
+		}
+	}
+	slices.Sort(enum)
+	slices.Sort(want)
+	if !slices.Equal(enum, want) {
+		t.Fatalf("schema op enum %v; the operation table says %v (add the op to scenario/schema.json: the enum and an if/then for its request)", enum, want)
+	}
+	for _, op := range want {
+		shape := regexp.MustCompile(`"op": \{"(const": "` + op + `"|enum": \[[^\]]*"` + op + `")`)
+		if !shape.Match(scenario.SchemaJSON) {
+			t.Errorf("op %s has no request shape (an if/then on op) in the schema", op)
+		}
 	}
 }
 

@@ -50,7 +50,7 @@ func secretRefs(l *Loaded) []secretRef {
 		case op.step != nil:
 			text, path = op.step.Text, path+".step.text"
 		default:
-			if a, ok := op.req.(*actReq); ok {
+			if a, ok := op.req.op.(*transport.Act); ok {
 				text, path = a.Text, path+".request.text"
 			}
 		}

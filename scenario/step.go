@@ -44,9 +44,6 @@ type StepResult struct {
 	Postcondition Postcondition           `json:"postcondition"`
 }
 
-// TabRefs lets a StepResult stand with protocol results (it names no tab).
-func (*StepResult) TabRefs() []*string { return nil }
-
 func parseStep(op *Operation, path string, base *url.URL) (*Step, error) {
 	if len(op.Request) > 0 {
 		return nil, fail(path+".request", `op "step" takes "step", not "request"`)

@@ -1,6 +1,9 @@
 package scenario
 
-import "github.com/fastbrowser/fastbrowser/budgets"
+import (
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
 
 // TabRef is a scenario file's data-only reference to a tab (DESIGN.md "Scenario file v1"):
 //
@@ -22,12 +25,17 @@ type OpRef struct {
 	Index *int   `json:"index,omitempty"`
 }
 
-// Results an operation can be referenced by, and the op that produces each.
-var producers = map[string]string{
-	"selectedTab": "selectTab",
-	"popup":       "waitPopup",
-	"listedTab":   "listTabs",
-}
+// producers maps each result a tab reference can name to the op that produces it (the
+// table's TabResult).
+var producers = func() map[string]string {
+	m := map[string]string{}
+	for _, s := range transport.Ops() {
+		if s.TabResult != "" {
+			m[s.TabResult] = s.Name
+		}
+	}
+	return m
+}()
 
 // checkTabRef validates ref for operation i: earlier operations only, the right producer,
 // index only with listedTab and within 0–31. It returns the referenced operation's index

@@ -3,5 +3,10 @@
 // session host use, and the Client that owns a worker subprocess. It is the only package that
 // frames JSONL (sub-package jsonl splits and joins lines; strictjson refuses lenient input).
 //
+// The operation table (operations.go) is the one description of every operation: its name,
+// request and result types, whether it mutates, its deadline, and how the layers treat it.
+// Adding an operation is its types and row there, its worker handler (worker/dispatch.go
+// explains), its row in docs/protocol.md, and a test; tests fail if any of these is missing.
+//
 // It must not know about CDP, scenario files or artifacts on disk.
 package transport

@@ -1,11 +1,14 @@
 package transport
 
+import (
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+)
+
 // Evidence (issue 5): captureEvidence and the payloads that carry evidence across the
 // transport. The worker never writes files: it returns payloads, the runtime commits them to
 // its artifact store and answers with artifact metadata instead.
-
-// OpCaptureEvidence names the evidence operation.
-const OpCaptureEvidence = "captureEvidence"
 
 // RedactionRule selects elements to mask before a screenshot: by ARIA role, accessible name
 // or label (each given field must match exactly, case-insensitively; at least one field).
@@ -19,7 +22,8 @@ type RedactionRule struct {
 // CaptureEvidence captures what a tab shows: a redacted screenshot, console and network
 // summaries, and the outline.
 type CaptureEvidence struct {
-	Tab       string          `json:"tab,omitempty"`
+	op[CaptureEvidence, CaptureEvidenceResult]
+	Tab       string          `json:"tab,omitempty" handle:"tab"`
 	RunID     string          `json:"runId" required:"true"`
 	Operation string          `json:"operation" required:"true"` // the operation the evidence is for (id or index)
 	Redaction []RedactionRule `json:"redaction,omitempty"`
@@ -98,19 +102,12 @@ type NetworkSummary struct {
 // returns Artifacts (metadata) in their place.
 type CaptureEvidenceResult struct {
 	Egress
-	Tab         string            `json:"tab"`
+	Tab         string            `json:"tab" handle:"tab"`
 	Payloads    []ArtifactPayload `json:"payloads,omitempty"`
 	Artifacts   []ArtifactMeta    `json:"artifacts,omitempty"`
 	Redaction   *RedactionProof   `json:"redaction,omitempty"`
 	Unavailable []UnavailablePart `json:"unavailable,omitempty"`
 }
-
-func (CaptureEvidence) OpName() string                  { return OpCaptureEvidence }
-func (CaptureEvidence) Mutates() bool                   { return false }
-func (r *CaptureEvidence) TabRefs() []*string           { return tabs(&r.Tab) }
-func (CaptureEvidence) newResult() Result               { return &CaptureEvidenceResult{} }
-func (CaptureEvidence) resultOf() CaptureEvidenceResult { return CaptureEvidenceResult{} }
-func (r *CaptureEvidenceResult) TabRefs() []*string     { return tabs(&r.Tab) }
 
 // ArtifactMeta describes one committed artifact. It is what reports and results carry:
 // never the bytes. Path is relative to the store's root, always
@@ -126,4 +123,16 @@ type ArtifactMeta struct {
 	Truncated      bool   `json:"truncated,omitempty"`
 	LocalOnly      bool   `json:"localOnly"`      // always true: evidence never leaves this machine
 	ModelForwarded bool   `json:"modelForwarded"` // always false: never sent to a model
+}
+
+// evidenceDeadline: the capture's own budget (its budgetMs, else the screenshot default) plus
+// the margin. Validate refused a budget the screenshot budget would not resolve.
+func evidenceDeadline(op Operation, _ time.Duration) time.Duration {
+	d := budgets.Screenshot.Ceiling
+	if ce, ok := op.(*CaptureEvidence); ok {
+		if r, err := budgets.Screenshot.ResolveMs(int64(ce.BudgetMs)); err == nil {
+			d = r
+		}
+	}
+	return d + clientMargin
 }

@@ -1,12 +1,10 @@
 package transport
 
-// OpNarrowOriginPolicy names the operation that computes a narrowed per-call context.
-const OpNarrowOriginPolicy = "narrowOriginPolicy"
-
 // NarrowOriginPolicy asks for a context whose origins are a non-empty subset of the
 // session's base. It changes nothing by itself: pass the returned context with later calls;
 // a call without it runs under the base again.
 type NarrowOriginPolicy struct {
+	op[NarrowOriginPolicy, NarrowOriginPolicyResult]
 	Origins []string `json:"origins" required:"true"`
 }
 
@@ -15,13 +13,6 @@ type NarrowOriginPolicyResult struct {
 	Egress
 	Context OperationContext `json:"context"`
 }
-
-func (NarrowOriginPolicy) OpName() string                     { return OpNarrowOriginPolicy }
-func (NarrowOriginPolicy) Mutates() bool                      { return false }
-func (*NarrowOriginPolicy) TabRefs() []*string                { return nil }
-func (NarrowOriginPolicy) newResult() Result                  { return &NarrowOriginPolicyResult{} }
-func (NarrowOriginPolicy) resultOf() NarrowOriginPolicyResult { return NarrowOriginPolicyResult{} }
-func (*NarrowOriginPolicyResult) TabRefs() []*string          { return nil }
 
 func (r NarrowOriginPolicy) Validate() error {
 	if len(r.Origins) == 0 {

@@ -1,8 +1,21 @@
 package transport
 
-// The published operations of protocol v1 that exist so far. Each request type names its
-// result type through Request[R], so Dispatch's result type follows from the request type.
-// The set is closed: only this package can add an operation (newResult is unexported).
+import (
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+)
+
+// The operation table: the one place that says what each protocol v1 operation is. Its
+// request type declares the result type (by embedding op[Request, Result]) and marks the
+// fields that hold tab handles (`handle:"tab"`); everything else every layer needs to know
+// is its row below. NewOperation, the client's deadlines, the worker's dispatch (worker
+// handlers register by request type and a test checks every row has one), the runtime's
+// exceptions, scenario file requests and the scenario schema's op list (checked by a test)
+// all come from here. Adding an operation: its types and a row here, its worker handler,
+// docs/protocol.md, a test.
 
 // Operation is any protocol v1 request.
 type Operation interface {
@@ -13,16 +26,11 @@ type Operation interface {
 	// Validate refuses a malformed request (invalid_request with the field path) before
 	// anything is attempted. Policy checks are the runtime's and the worker's.
 	Validate() error
-	// Tabs returns pointers to every tab handle the request names, so the runtime can
-	// translate its opaque handles to worker target IDs in place.
-	TabRefs() []*string
 	newResult() Result
 }
 
 // Result is any operation's result. Every result embeds Egress.
 type Result interface {
-	// TabRefs returns pointers to every tab handle the result carries.
-	TabRefs() []*string
 	egress() *Egress
 }
 
@@ -35,128 +43,205 @@ type Request[R any] interface {
 
 // Op names.
 const (
-	OpNavigate  = "navigate"
-	OpReload    = "reload"
-	OpRead      = "read"
-	OpAssert    = "assert"
-	OpListTabs  = "listTabs"
-	OpSelectTab = "selectTab"
-	OpCloseTab  = "closeTab"
-	OpClose     = "close"
+	OpObserve            = "observe"
+	OpAct                = "act"
+	OpRead               = "read"
+	OpAssert             = "assert"
+	OpNavigate           = "navigate"
+	OpReload             = "reload"
+	OpListTabs           = "listTabs"
+	OpSelectTab          = "selectTab"
+	OpWaitPopup          = "waitPopup"
+	OpCloseTab           = "closeTab"
+	OpCaptureEvidence    = "captureEvidence"
+	OpNarrowOriginPolicy = "narrowOriginPolicy"
+	OpClose              = "close"
 )
+
+// OpSpec is one row of the operation table.
+type OpSpec struct {
+	Name string
+	// New returns a zero request, for decoding a frame (the constructor).
+	New func() Operation
+	// Mutates says whether the operation may change the page, which decides the
+	// mutationState and retry of a call that fails after dispatch.
+	Mutates bool
+	// Deadline is how long the client waits for the answer to one call; request is the
+	// call's request budget. Nil: the request budget.
+	Deadline func(op Operation, request time.Duration) time.Duration
+	// InFiles says scenario files may use the operation; its handle field, if any, is then
+	// written as a tab reference (docs/scenarios.md "Tab references").
+	InFiles bool
+	// TabResult names the tab a scenario tab reference can take from the operation's
+	// result ("" for none).
+	TabResult string
+	// NoFailureEvidence: a failure of the operation gets no failure evidence (there is no
+	// page to show for it, or it is the evidence).
+	NoFailureEvidence bool
+	// Witness: the operation only looks (captureEvidence). Requests the policy refused and
+	// dialogs answered since the previous operation stay for the next one to report, and
+	// the policy in force stays.
+	Witness bool
+	// EndsSession: the operation closes the session; it runs even after the browser died
+	// and never fails for refusals pending from earlier.
+	EndsSession bool
+}
+
+// clientMargin is added to an operation's own budget in the client's wait, so the worker's
+// budget fires first and says which budget.
+const clientMargin = 2 * time.Second
+
+// within: the client waits for b's default (the worker applies b) plus the margin.
+func within(b budgets.Budget) func(Operation, time.Duration) time.Duration {
+	return func(Operation, time.Duration) time.Duration { return b.Default + clientMargin }
+}
+
+// withinDefaultRequest: the operation's own budget ends it in the worker well inside the
+// default request budget, which a per-call request budget does not change.
+func withinDefaultRequest(Operation, time.Duration) time.Duration { return budgets.Request.Default }
+
+// withinRequest: the worker bounds the whole operation by the request budget; the margin
+// lets its own timeout answer first.
+func withinRequest(_ Operation, request time.Duration) time.Duration { return request + clientMargin }
+
+// table lists the operations in documentation order.
+var table = []OpSpec{
+	{Name: OpObserve, New: newOp[Observe], Deadline: withinDefaultRequest, InFiles: true},
+	{Name: OpAct, New: newOp[Act], Mutates: true, Deadline: withinRequest, InFiles: true},
+	{Name: OpRead, New: newOp[Read], Deadline: within(budgets.ReadWait), InFiles: true},
+	{Name: OpAssert, New: newOp[Assert], Deadline: within(budgets.ReadWait), InFiles: true},
+	{Name: OpNavigate, New: newOp[Navigate], Mutates: true, Deadline: within(budgets.Navigation), InFiles: true},
+	{Name: OpReload, New: newOp[Reload], Mutates: true, Deadline: within(budgets.Navigation), InFiles: true},
+	{Name: OpListTabs, New: newOp[ListTabs], InFiles: true, TabResult: "listedTab"},
+	{Name: OpSelectTab, New: newOp[SelectTab], InFiles: true, TabResult: "selectedTab"},
+	{Name: OpWaitPopup, New: newOp[WaitPopup], Deadline: withinDefaultRequest, InFiles: true, TabResult: "popup"},
+	{Name: OpCloseTab, New: newOp[CloseTab], Mutates: true, InFiles: true},
+	{Name: OpCaptureEvidence, New: newOp[CaptureEvidence], Deadline: evidenceDeadline, NoFailureEvidence: true, Witness: true},
+	{Name: OpNarrowOriginPolicy, New: newOp[NarrowOriginPolicy], InFiles: true, NoFailureEvidence: true},
+	{Name: OpClose, New: newOp[Close], Mutates: true, NoFailureEvidence: true, EndsSession: true},
+}
+
+// Ops returns the operation table, in documentation order.
+func Ops() []OpSpec { return append([]OpSpec(nil), table...) }
+
+// LookupOp returns the named operation's row.
+func LookupOp(name string) (OpSpec, bool) {
+	s, ok := index().byName[name]
+	if !ok {
+		return OpSpec{}, false
+	}
+	return *s, true
+}
+
+// SpecOf returns op's row.
+func SpecOf(op Operation) OpSpec { return *specOfType(reflect.TypeOf(op)) }
 
 // NewOperation returns a zero request of the named op, for decoding a frame.
 func NewOperation(op string) (Operation, bool) {
-	switch op {
-	case OpNavigate:
-		return &Navigate{}, true
-	case OpReload:
-		return &Reload{}, true
-	case OpRead:
-		return &Read{}, true
-	case OpAssert:
-		return &Assert{}, true
-	case OpListTabs:
-		return &ListTabs{}, true
-	case OpSelectTab:
-		return &SelectTab{}, true
-	case OpCloseTab:
-		return &CloseTab{}, true
-	case OpClose:
-		return &Close{}, true
-	case OpObserve:
-		return &Observe{}, true
-	case OpAct:
-		return &Act{}, true
-	case OpWaitPopup:
-		return &WaitPopup{}, true
-	case OpNarrowOriginPolicy:
-		return &NarrowOriginPolicy{}, true
-	case OpCaptureEvidence:
-		return &CaptureEvidence{}, true
+	s, ok := index().byName[op]
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	return s.New(), true
 }
-
-// OpNames lists the implemented operations, in documentation order.
-var OpNames = []string{OpObserve, OpAct, OpRead, OpAssert, OpNavigate, OpReload, OpListTabs, OpSelectTab, OpWaitPopup, OpCloseTab, OpCaptureEvidence, OpNarrowOriginPolicy, OpClose}
 
 // NewResult returns a zero result for op, for decoding a response.
 func NewResult(op Operation) Result { return op.newResult() }
 
-func tabs(ps ...*string) []*string {
-	out := ps[:0:0]
-	for _, p := range ps {
-		if *p != "" {
-			out = append(out, p)
-		}
+// deadlineFor is the transport deadline of one call of op under the request budget
+// request (which bounds the calls without a budget of their own).
+func deadlineFor(op Operation, request time.Duration) time.Duration {
+	if d := SpecOf(op).Deadline; d != nil {
+		return d(op, request)
 	}
-	return out
+	return request
 }
+
+
+type opIndex struct {
+	byName map[string]*OpSpec
+	byType map[reflect.Type]*OpSpec // request struct type → row
+}
+
+var index = sync.OnceValue(func() opIndex {
+	ix := opIndex{byName: map[string]*OpSpec{}, byType: map[reflect.Type]*OpSpec{}}
+	for i := range table {
+		s := &table[i]
+		ix.byName[s.Name] = s
+		ix.byType[reflect.TypeOf(s.New()).Elem()] = s
+	}
+	return ix
+})
+
+// specOfType finds the row of a request type (a struct or a pointer to one). Every request
+// type has a row: TestEveryRequestTypeHasARow.
+func specOfType(t reflect.Type) *OpSpec {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return index().byType[t]
+}
+
+// op is embedded in every request type: op[Navigate, NavigateResult] makes Navigate an
+// Operation whose result is a NavigateResult, named and described by its table row.
+type op[Q any, R any] struct{}
+
+func (op[Q, R]) OpName() string { return specOfType(reflect.TypeFor[Q]()).Name }
+func (op[Q, R]) Mutates() bool  { return specOfType(reflect.TypeFor[Q]()).Mutates }
+func (op[Q, R]) resultOf() R    { var r R; return r }
+func (op[Q, R]) newResult() Result {
+	return any(new(R)).(Result)
+}
+
+// newOp is a row's constructor for request type Q.
+func newOp[Q any]() Operation { return any(new(Q)).(Operation) }
 
 // --- navigate ---
 
 // Navigate loads an http(s) URL in a tab (the selected tab when Tab is empty).
 type Navigate struct {
-	Tab string `json:"tab,omitempty"`
+	op[Navigate, NavigateResult]
+	Tab string `json:"tab,omitempty" handle:"tab"`
 	URL string `json:"url" required:"true"`
 }
 
 // NavigateResult describes the document the navigation committed.
 type NavigateResult struct {
 	Egress
-	Tab        string `json:"tab"`
+	Tab        string `json:"tab" handle:"tab"`
 	URL        string `json:"url"`
 	Title      string `json:"title"`
 	Status     int    `json:"status"`
 	DocumentID string `json:"documentId"`
 }
 
-func (Navigate) OpName() string              { return OpNavigate }
-func (Navigate) Mutates() bool               { return true }
-func (r *Navigate) TabRefs() []*string       { return tabs(&r.Tab) }
-func (Navigate) newResult() Result           { return &NavigateResult{} }
-func (Navigate) resultOf() NavigateResult    { return NavigateResult{} }
-func (r *NavigateResult) TabRefs() []*string { return tabs(&r.Tab) }
-
 // --- reload ---
 
 // Reload reloads a tab's document.
 type Reload struct {
-	Tab string `json:"tab,omitempty"`
+	op[Reload, NavigateResult]
+	Tab string `json:"tab,omitempty" handle:"tab"`
 }
-
-func (Reload) OpName() string           { return OpReload }
-func (Reload) Mutates() bool            { return true }
-func (r *Reload) TabRefs() []*string    { return tabs(&r.Tab) }
-func (Reload) newResult() Result        { return &NavigateResult{} }
-func (Reload) resultOf() NavigateResult { return NavigateResult{} }
 
 // --- read ---
 
 // Read returns bounded visible text, title and URL. Never input values, hidden text, HTML,
 // frame contents or script output.
 type Read struct {
-	Tab string `json:"tab,omitempty"`
+	op[Read, ReadResult]
+	Tab string `json:"tab,omitempty" handle:"tab"`
 }
 
 // ReadResult is what a person would see of the page's text.
 type ReadResult struct {
 	Egress
-	Tab        string `json:"tab"`
+	Tab        string `json:"tab" handle:"tab"`
 	URL        string `json:"url"`
 	Title      string `json:"title"`
 	Text       string `json:"text"`
 	Truncated  bool   `json:"truncated"`
 	DocumentID string `json:"documentId"`
 }
-
-func (Read) OpName() string              { return OpRead }
-func (Read) Mutates() bool               { return false }
-func (r *Read) TabRefs() []*string       { return tabs(&r.Tab) }
-func (Read) newResult() Result           { return &ReadResult{} }
-func (Read) resultOf() ReadResult        { return ReadResult{} }
-func (r *ReadResult) TabRefs() []*string { return tabs(&r.Tab) }
 
 // --- assert ---
 
@@ -177,7 +262,8 @@ const (
 
 // Assert checks one read-only fact about a tab.
 type Assert struct {
-	Tab   string `json:"tab,omitempty"`
+	op[Assert, AssertResult]
+	Tab   string `json:"tab,omitempty" handle:"tab"`
 	Kind  string `json:"kind" required:"true"`
 	Value string `json:"value" required:"true"`
 	Wait  string `json:"wait,omitempty"`
@@ -186,18 +272,11 @@ type Assert struct {
 // AssertResult records a passed assertion. It never echoes page text.
 type AssertResult struct {
 	Egress
-	Tab      string `json:"tab"`
+	Tab      string `json:"tab" handle:"tab"`
 	Kind     string `json:"kind"`
 	Passed   bool   `json:"passed"`
 	Attempts int    `json:"attempts"`
 }
-
-func (Assert) OpName() string              { return OpAssert }
-func (Assert) Mutates() bool               { return false }
-func (r *Assert) TabRefs() []*string       { return tabs(&r.Tab) }
-func (Assert) newResult() Result           { return &AssertResult{} }
-func (Assert) resultOf() AssertResult      { return AssertResult{} }
-func (r *AssertResult) TabRefs() []*string { return tabs(&r.Tab) }
 
 // --- listTabs ---
 
@@ -211,12 +290,13 @@ type TabSelect struct {
 // ListTabs lists the session's tabs whose origin the policy allows, in a deterministic order
 // (creation order). It never changes the selection.
 type ListTabs struct {
+	op[ListTabs, ListTabsResult]
 	Select *TabSelect `json:"select,omitempty"`
 }
 
 // TabInfo is one listed tab.
 type TabInfo struct {
-	Tab      string `json:"tab"`
+	Tab      string `json:"tab" handle:"tab"`
 	URL      string `json:"url"`
 	Title    string `json:"title"`
 	Selected bool   `json:"selected"`
@@ -226,83 +306,51 @@ type TabInfo struct {
 type ListTabsResult struct {
 	Egress
 	Tabs     []TabInfo `json:"tabs"`
-	Selected string    `json:"selected"`
-}
-
-func (ListTabs) OpName() string           { return OpListTabs }
-func (ListTabs) Mutates() bool            { return false }
-func (*ListTabs) TabRefs() []*string      { return nil }
-func (ListTabs) newResult() Result        { return &ListTabsResult{} }
-func (ListTabs) resultOf() ListTabsResult { return ListTabsResult{} }
-func (r *ListTabsResult) TabRefs() []*string {
-	ps := make([]*string, 0, len(r.Tabs)+1)
-	for i := range r.Tabs {
-		ps = append(ps, &r.Tabs[i].Tab)
-	}
-	return append(ps, tabs(&r.Selected)...)
+	Selected string    `json:"selected" handle:"tab"`
 }
 
 // --- selectTab ---
 
 // SelectTab makes a tab the selected one; it is the only thing that changes selection.
 type SelectTab struct {
-	Tab string `json:"tab" required:"true"`
+	op[SelectTab, SelectTabResult]
+	Tab string `json:"tab" handle:"tab" required:"true"`
 }
 
 // SelectTabResult names the newly selected tab.
 type SelectTabResult struct {
 	Egress
-	SelectedTab string `json:"selectedTab"`
+	SelectedTab string `json:"selectedTab" handle:"tab"`
 	URL         string `json:"url"`
 	Title       string `json:"title"`
 }
-
-func (SelectTab) OpName() string              { return OpSelectTab }
-func (SelectTab) Mutates() bool               { return false }
-func (r *SelectTab) TabRefs() []*string       { return tabs(&r.Tab) }
-func (SelectTab) newResult() Result           { return &SelectTabResult{} }
-func (SelectTab) resultOf() SelectTabResult   { return SelectTabResult{} }
-func (r *SelectTabResult) TabRefs() []*string { return tabs(&r.SelectedTab) }
 
 // --- closeTab ---
 
 // CloseTab closes one tab. Closing the selected tab leaves no tab selected until a
 // selectTab: only selectTab changes the selection.
 type CloseTab struct {
-	Tab string `json:"tab" required:"true"`
+	op[CloseTab, CloseTabResult]
+	Tab string `json:"tab" handle:"tab" required:"true"`
 }
 
 // CloseTabResult names the closed tab and the selection after it.
 type CloseTabResult struct {
 	Egress
-	Closed   string `json:"closed"`
-	Selected string `json:"selected"`
+	Closed   string `json:"closed" handle:"tab"`
+	Selected string `json:"selected" handle:"tab"`
 }
-
-func (CloseTab) OpName() string              { return OpCloseTab }
-func (CloseTab) Mutates() bool               { return true }
-func (r *CloseTab) TabRefs() []*string       { return tabs(&r.Tab) }
-func (CloseTab) newResult() Result           { return &CloseTabResult{} }
-func (CloseTab) resultOf() CloseTabResult    { return CloseTabResult{} }
-func (r *CloseTabResult) TabRefs() []*string { return tabs(&r.Closed, &r.Selected) }
 
 // --- close ---
 
 // Close ends the session: the worker disposes its browser context and exits after replying.
-type Close struct{}
+type Close struct{ op[Close, CloseResult] }
 
 // CloseResult confirms the close.
 type CloseResult struct {
 	Egress
 	Closed bool `json:"closed"`
 }
-
-func (Close) OpName() string            { return OpClose }
-func (Close) Mutates() bool             { return true }
-func (*Close) TabRefs() []*string       { return nil }
-func (Close) newResult() Result         { return &CloseResult{} }
-func (Close) resultOf() CloseResult     { return CloseResult{} }
-func (*CloseResult) TabRefs() []*string { return nil }
 
 // OperationContext is the optional per-call context narrowOriginPolicy returns: the
 // effective origins for the call, a non-empty subset of the session base.

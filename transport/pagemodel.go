@@ -2,16 +2,10 @@ package transport
 
 // The page model: observe, act and waitPopup (issue 3).
 
-// Op names of the page model.
-const (
-	OpObserve   = "observe"
-	OpAct       = "act"
-	OpWaitPopup = "waitPopup"
-)
-
 // Observe asks for the page outline.
 type Observe struct {
-	Tab          string `json:"tab,omitempty"`
+	op[Observe, ObserveResult]
+	Tab          string `json:"tab,omitempty" handle:"tab"`
 	MaxNodes     int    `json:"maxNodes,omitempty"`
 	MaxDepth     int    `json:"maxDepth,omitempty"`
 	MaxTextChars int    `json:"maxTextChars,omitempty"`
@@ -45,7 +39,7 @@ type OutlineNode struct {
 // ObserveResult is the outline and what it describes.
 type ObserveResult struct {
 	Egress
-	Tab        string        `json:"tab"`
+	Tab        string        `json:"tab" handle:"tab"`
 	URL        string        `json:"url"`
 	Title      string        `json:"title"`
 	DocumentID string        `json:"documentId"`
@@ -54,13 +48,6 @@ type ObserveResult struct {
 	Nodes      []OutlineNode `json:"nodes"`
 	Text       string        `json:"text"` // the compact rendering for people and models
 }
-
-func (Observe) OpName() string              { return OpObserve }
-func (Observe) Mutates() bool               { return false }
-func (r *Observe) TabRefs() []*string       { return tabs(&r.Tab) }
-func (Observe) newResult() Result           { return &ObserveResult{} }
-func (Observe) resultOf() ObserveResult     { return ObserveResult{} }
-func (r *ObserveResult) TabRefs() []*string { return tabs(&r.Tab) }
 
 // Act actions.
 const (
@@ -83,7 +70,8 @@ type Target struct {
 
 // Act performs one action on one element.
 type Act struct {
-	Tab    string   `json:"tab,omitempty"`
+	op[Act, ActResult]
+	Tab    string   `json:"tab,omitempty" handle:"tab"`
 	Action string   `json:"action" required:"true"`
 	Target Target   `json:"target" required:"true"`
 	Text   *Text    `json:"text,omitempty"`   // type
@@ -95,8 +83,9 @@ type Act struct {
 	Dialog     string `json:"dialog,omitempty"`
 	PromptText string `json:"promptText,omitempty"`
 	// SecretText marks the typed text as a secret: the worker then masks the field in every
-	// screenshot. The runtime sets it for {"env":…} text, which reaches the worker resolved.
-	SecretText bool `json:"secretText,omitempty"`
+	// screenshot. The runtime sets it for {"env":…} text, which reaches the worker resolved;
+	// a scenario file cannot (file:"-").
+	SecretText bool `json:"secretText,omitempty" file:"-"`
 }
 
 // Receipt records what an action did, never what was typed.
@@ -115,37 +104,24 @@ type Receipt struct {
 // ActResult is the receipt and what the action's effect was seen to be.
 type ActResult struct {
 	Egress
-	Tab           string        `json:"tab"`
+	Tab           string        `json:"tab" handle:"tab"`
 	Receipt       Receipt       `json:"receipt"`
 	MutationState MutationState `json:"mutationState"` // verified or unknown
 	DocumentID    string        `json:"documentId"`    // after the action
 }
 
-func (Act) OpName() string              { return OpAct }
-func (Act) Mutates() bool               { return true }
-func (r *Act) TabRefs() []*string       { return tabs(&r.Tab) }
-func (Act) newResult() Result           { return &ActResult{} }
-func (Act) resultOf() ActResult         { return ActResult{} }
-func (r *ActResult) TabRefs() []*string { return tabs(&r.Tab) }
-
 // WaitPopup waits for a popup opened by opener (default: the selected tab). A popup opened
 // before the wait is not lost: the oldest unclaimed one is returned at once.
 type WaitPopup struct {
-	Opener string `json:"opener,omitempty"`
+	op[WaitPopup, WaitPopupResult]
+	Opener string `json:"opener,omitempty" handle:"tab"`
 }
 
 // WaitPopupResult is an owned handle; the selection does not change.
 type WaitPopupResult struct {
 	Egress
-	Popup        string `json:"popup"`
-	Opener       string `json:"opener"`
+	Popup        string `json:"popup" handle:"tab"`
+	Opener       string `json:"opener" handle:"tab"`
 	URL          string `json:"url"`
 	AutoSwitched bool   `json:"autoSwitched"`
 }
-
-func (WaitPopup) OpName() string              { return OpWaitPopup }
-func (WaitPopup) Mutates() bool               { return false }
-func (r *WaitPopup) TabRefs() []*string       { return tabs(&r.Opener) }
-func (WaitPopup) newResult() Result           { return &WaitPopupResult{} }
-func (WaitPopup) resultOf() WaitPopupResult   { return WaitPopupResult{} }
-func (r *WaitPopupResult) TabRefs() []*string { return tabs(&r.Popup, &r.Opener) }

@@ -121,7 +121,7 @@ func TestDeadlineFor(t *testing.T) {
 			t.Errorf("%s %+v: deadline %s, want %s", c.op.OpName(), c.op, got, c.want)
 		}
 	}
-	if got := DeadlineFor(&Act{}); got != budgets.Request.Default+margin {
+	if got := deadlineFor(&Act{}, budgets.Request.Default); got != budgets.Request.Default+margin {
 		t.Errorf("act under the default budget: %s", got)
 	}
 }

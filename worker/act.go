@@ -11,13 +11,16 @@ import (
 	"github.com/mafredri/cdp/protocol/input"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/worker/outline"
 )
 
+var _ = handles((*Worker).act)
+
 // act performs one action on one element with real input events, then observes the state
 // the action should change within the action-verification budget. It never retries.
-func (w *Worker) act(ctx context.Context, r *transport.Act) (transport.Result, error) {
+func (w *Worker) act(ctx context.Context, r *transport.Act, _ policy.Policy) (transport.Result, error) {
 	t, err := w.tabFor(transport.OpAct, r.Tab)
 	if err != nil {
 		return nil, err

@@ -14,9 +14,11 @@ import (
 // assertPoll is how often a bounded assertion reads the page again.
 const assertPoll = 100 * time.Millisecond
 
+var _ = handles((*Worker).assert)
+
 // assert checks one read-only fact. wait "bounded" polls within the read/assertion budget;
 // "none" reads once. Only reads are repeated, never anything that acts.
-func (w *Worker) assert(ctx context.Context, r *transport.Assert) (transport.Result, error) {
+func (w *Worker) assert(ctx context.Context, r *transport.Assert, _ policy.Policy) (transport.Result, error) {
 	t, err := w.tabFor(transport.OpAssert, r.Tab)
 	if err != nil {
 		return nil, err

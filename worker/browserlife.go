@@ -75,7 +75,7 @@ func (w *Worker) whileBrowserLives(ctx context.Context) (context.Context, contex
 // browserGone refuses an operation that arrives after the browser died: nothing of it can
 // reach a page, and no retry on this session can help.
 func (w *Worker) browserGone(op string) error {
-	if op == transport.OpClose || !w.life.isDead() {
+	if spec, _ := transport.LookupOp(op); spec.EndsSession || !w.life.isDead() {
 		return nil
 	}
 	return transport.NewError(op, transport.PhaseDispatch, transport.CodeBrowserCrashed, transport.RetryNever, transport.NotAttempted,
@@ -87,7 +87,7 @@ func (w *Worker) browserGone(op string) error {
 // input was dispatched); one that never mutates reports not_attempted, and a mutating one
 // that completed as the browser died reports unknown: its session is gone either way.
 func (w *Worker) blameBrowser(op transport.Operation, res transport.Result, err error) (transport.Result, error) {
-	if op.OpName() == transport.OpClose {
+	if transport.SpecOf(op).EndsSession {
 		return res, err
 	}
 	if err == nil && !w.life.isDead() || err != nil && !w.diedDuring(err) {

@@ -152,7 +152,7 @@ func navigationRefused(op string) error {
 // operation's result or error. captureEvidence leaves them for the next operation, as it
 // leaves refused requests.
 func (w *Worker) reportDialogs(op transport.Operation, res transport.Result, err error) (transport.Result, error) {
-	if op.OpName() == transport.OpCaptureEvidence {
+	if transport.SpecOf(op).Witness {
 		return res, err
 	}
 	w.dialogs.mu.Lock()

@@ -8,14 +8,17 @@ import (
 	"fmt"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
+
+var _ = handles((*Worker).captureEvidence)
 
 // captureEvidence gathers what a tab shows, cheapest and surest first: the console and
 // network summaries the tab has kept, the redacted screenshot, then the outline. Each part
 // that cannot be had within the deadline is reported unavailable, never faked. It never
 // writes a file: parts go back as payloads.
-func (w *Worker) captureEvidence(ctx context.Context, r *transport.CaptureEvidence) (transport.Result, error) {
+func (w *Worker) captureEvidence(ctx context.Context, r *transport.CaptureEvidence, pol policy.Policy) (transport.Result, error) {
 	t, err := w.tabFor(transport.OpCaptureEvidence, r.Tab)
 	if err != nil {
 		return nil, err
@@ -60,7 +63,7 @@ func (w *Worker) captureEvidence(ctx context.Context, r *transport.CaptureEviden
 			DataBase64: base64.StdEncoding.EncodeToString(shot), ByteLength: len(shot)})
 	}
 
-	if obs, err := w.observe(ctx, &transport.Observe{Tab: r.Tab}); err != nil {
+	if obs, err := w.observe(ctx, &transport.Observe{Tab: r.Tab}, pol); err != nil {
 		failed(transport.PartOutline, err)
 	} else {
 		res.Payloads = append(res.Payloads, jsonPayload(transport.PartOutline, obs))

@@ -11,6 +11,8 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
+var _ = handles((*Worker).navigate)
+
 // navigate checks the URL against the effective policy again (the runtime already did: this
 // is the worker's own line), then loads it and waits for the load event within the
 // navigation budget.
@@ -51,8 +53,10 @@ func (w *Worker) navigate(ctx context.Context, r *transport.Navigate, pol policy
 	return w.documentResult(ctx, t, transport.OpNavigate)
 }
 
+var _ = handles((*Worker).reload)
+
 // reload reloads and waits for the new document's load event.
-func (w *Worker) reload(ctx context.Context, r *transport.Reload) (transport.Result, error) {
+func (w *Worker) reload(ctx context.Context, r *transport.Reload, _ policy.Policy) (transport.Result, error) {
 	t, err := w.tabFor(transport.OpReload, r.Tab)
 	if err != nil {
 		return nil, err

@@ -10,13 +10,16 @@ import (
 	"github.com/mafredri/cdp/protocol/page"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/worker/outline"
 )
 
+var _ = handles((*Worker).observe)
+
 // observe builds the page outline from the accessibility trees of the tab's frames (main,
 // same-process and out-of-process), within the observation budget.
-func (w *Worker) observe(ctx context.Context, r *transport.Observe) (transport.Result, error) {
+func (w *Worker) observe(ctx context.Context, r *transport.Observe, _ policy.Policy) (transport.Result, error) {
 	t, err := w.tabFor(transport.OpObserve, r.Tab)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"github.com/mafredri/cdp/protocol/target"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -30,9 +31,11 @@ func (w *Worker) notePopup(opener, popup target.ID) {
 	w.popups.changed = make(chan struct{})
 }
 
+var _ = handles((*Worker).waitPopup)
+
 // waitPopup returns the oldest unclaimed popup of the opener, waiting within the popup
 // budget for one. The selection never changes (autoSwitched is always false).
-func (w *Worker) waitPopup(ctx context.Context, r *transport.WaitPopup) (transport.Result, error) {
+func (w *Worker) waitPopup(ctx context.Context, r *transport.WaitPopup, _ policy.Policy) (transport.Result, error) {
 	opener, err := w.tabFor(transport.OpWaitPopup, r.Opener)
 	if err != nil {
 		return nil, err

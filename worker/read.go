@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -28,8 +29,10 @@ func (w *Worker) readPage(ctx context.Context, t *tab) (pageText, error) {
 	return pt, err
 }
 
+var _ = handles((*Worker).read)
+
 // read returns what a person sees of the page's text, bounded by the read budget.
-func (w *Worker) read(ctx context.Context, r *transport.Read) (transport.Result, error) {
+func (w *Worker) read(ctx context.Context, r *transport.Read, _ policy.Policy) (transport.Result, error) {
 	t, err := w.tabFor(transport.OpRead, r.Tab)
 	if err != nil {
 		return nil, err

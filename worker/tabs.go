@@ -11,6 +11,8 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
+var _ = handles((*Worker).listTabs)
+
 // listTabs lists tabs in creation order, leaving out tabs whose origin the effective policy
 // does not allow (about:blank and other origin-less tabs are listed). It never changes the
 // selection.
@@ -90,9 +92,11 @@ func selectOne(sel *transport.TabSelect, tabs []transport.TabInfo) (transport.Ta
 		"%d listed tabs have origin %s; select by index", len(found), want).WithPath("request.select")
 }
 
+var _ = handles((*Worker).selectTab)
+
 // selectTab makes a tab the selected one and brings it to the front (a background tab can
 // stall screenshots in headless mode).
-func (w *Worker) selectTab(ctx context.Context, r *transport.SelectTab) (transport.Result, error) {
+func (w *Worker) selectTab(ctx context.Context, r *transport.SelectTab, _ policy.Policy) (transport.Result, error) {
 	t, err := w.tabFor(transport.OpSelectTab, r.Tab)
 	if err != nil {
 		return nil, err
@@ -112,8 +116,10 @@ func (w *Worker) selectTab(ctx context.Context, r *transport.SelectTab) (transpo
 	return &transport.SelectTabResult{SelectedTab: string(t.id), URL: info.URL, Title: info.Title}, nil
 }
 
+var _ = handles((*Worker).closeTab)
+
 // closeTab closes a tab. When it was selected, no tab is selected afterwards.
-func (w *Worker) closeTab(ctx context.Context, r *transport.CloseTab) (transport.Result, error) {
+func (w *Worker) closeTab(ctx context.Context, r *transport.CloseTab, _ policy.Policy) (transport.Result, error) {
 	t, err := w.tabFor(transport.OpCloseTab, r.Tab)
 	if err != nil {
 		return nil, err

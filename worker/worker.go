@@ -279,13 +279,14 @@ func (w *Worker) handle(ctx context.Context, op transport.Operation, octx *trans
 	if err != nil {
 		return nil, err
 	}
-	if op.OpName() == transport.OpCaptureEvidence {
+	spec := transport.SpecOf(op)
+	if spec.Witness {
 		// Evidence neither acts nor loads anything: refusals pending since the last
 		// operation stay for the next one to report, and the policy in force stays.
 		return w.run(ctx, op, pol)
 	}
 	earlier, fail := w.egress.take()
-	if fail && op.OpName() != transport.OpClose {
+	if fail && !spec.EndsSession {
 		return nil, egressDenied(op.OpName(), earlier, transport.NotAttempted, true)
 	}
 	// The policy stays in force after the operation, until the next one: what the page does
@@ -299,7 +300,7 @@ func (w *Worker) handle(ctx context.Context, op transport.Operation, octx *trans
 	if len(blocked) == 0 {
 		return res, err
 	}
-	if fail && op.OpName() != transport.OpClose && !w.life.isDead() { // a dead browser says more
+	if fail && !spec.EndsSession && !w.life.isDead() { // a dead browser says more
 		return nil, egressDenied(op.OpName(), blocked, transport.Unknown, false)
 	}
 	if err != nil {
@@ -309,44 +310,6 @@ func (w *Worker) handle(ctx context.Context, op transport.Operation, octx *trans
 	}
 	transport.SetBlocked(res, blocked)
 	return res, nil
-}
-
-func (w *Worker) run(ctx context.Context, op transport.Operation, pol policy.Policy) (res transport.Result, err error) {
-	defer func() { res, err = w.blameBrowser(op, res, err) }()
-	switch r := op.(type) {
-	case *transport.Navigate:
-		return w.navigate(ctx, r, pol)
-	case *transport.Reload:
-		return w.reload(ctx, r)
-	case *transport.Read:
-		return w.read(ctx, r)
-	case *transport.Assert:
-		return w.assert(ctx, r)
-	case *transport.ListTabs:
-		return w.listTabs(ctx, r, pol)
-	case *transport.SelectTab:
-		return w.selectTab(ctx, r)
-	case *transport.CloseTab:
-		return w.closeTab(ctx, r)
-	case *transport.Observe:
-		return w.observe(ctx, r)
-	case *transport.Act:
-		return w.act(ctx, r)
-	case *transport.CaptureEvidence:
-		return w.captureEvidence(ctx, r)
-	case *transport.WaitPopup:
-		return w.waitPopup(ctx, r)
-	case *transport.NarrowOriginPolicy:
-		p, err := w.narrow(r.OpName(), "request.origins", r.Origins)
-		if err != nil {
-			return nil, err
-		}
-		return &transport.NarrowOriginPolicyResult{Context: transport.OperationContext{Origins: p.Origins()}}, nil
-	case *transport.Close:
-		w.teardown()
-		return &transport.CloseResult{Closed: true}, nil
-	}
-	return nil, transport.Invalid(op.OpName(), "op", "operation not supported by this worker")
 }
 
 func (w *Worker) effectivePolicy(op string, octx *transport.OperationContext) (policy.Policy, error) {

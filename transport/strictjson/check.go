@@ -13,6 +13,10 @@ import (
 type checker struct {
 	tree *tree
 	path path
+	// top is the document's root value; redirect gives some of its keys another target
+	// (see DecodeRedirected).
+	top      *value
+	redirect map[string]reflect.Value
 }
 
 // root checks the value that will be decoded through the pointer type pt. Like
@@ -190,6 +194,13 @@ func (c *checker) object(v *value, t reflect.Type, info *typeInfo) error {
 			return c.fail(infoOf(f.typ).expected, "required field %q is null", f.name)
 		case f.required:
 			required++
+		}
+		if target, ok := c.redirect[m.key]; ok && v == c.top {
+			if err := c.root(m, target.Type()); err != nil {
+				return err
+			}
+			c.path.pop()
+			continue
 		}
 		if err := c.value(m, f.typ); err != nil {
 			return err

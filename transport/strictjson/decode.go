@@ -26,18 +26,35 @@ func Decode(data []byte, v any) error {
 // inside a larger document (base "operations[1].request" turns "url" into
 // "operations[1].request.url").
 func DecodeAt(data []byte, v any, base string) error {
+	return DecodeRedirected(data, v, base, nil)
+}
+
+// DecodeRedirected is DecodeAt for a struct some of whose top-level fields take another
+// shape in this document: the value of each key in redirect is decoded into that key's
+// target (a non-nil pointer) instead of v's field of the same name. The field still counts
+// for v's required fields and its list of known fields; only its type is replaced. A
+// scenario file uses it to write a request's tab handle as a tab reference object.
+func DecodeRedirected(data []byte, v any, base string, redirect map[string]any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return &Error{Path: base, Message: fmt.Sprintf("cannot decode into %T: need a non-nil pointer", v)}
+	}
+	targets := map[string]reflect.Value{}
+	for key, t := range redirect {
+		tv := reflect.ValueOf(t)
+		if tv.Kind() != reflect.Pointer || tv.IsNil() {
+			return &Error{Path: base, Message: fmt.Sprintf("cannot redirect %q into %T: need a non-nil pointer", key, t)}
+		}
+		targets[key] = tv
 	}
 	tr, root, err := scan(data, base)
 	if err != nil {
 		return err
 	}
-	c := checker{tree: tr, path: newPath(base)}
+	c := checker{tree: tr, path: newPath(base), top: &root, redirect: targets}
 	if err := c.root(&root, rv.Type()); err != nil {
 		return err
 	}
-	f := filler{tree: tr, path: c.path}
+	f := filler{tree: tr, path: c.path, top: &root, redirect: targets}
 	return f.root(&root, rv)
 }

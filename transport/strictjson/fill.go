@@ -15,8 +15,10 @@ import (
 // operations (reusing non-nil pointers, merging into maps, growing slices in place)
 // matters when a caller decodes into a value that already holds data.
 type filler struct {
-	tree *tree
-	path path
+	tree     *tree
+	path     path
+	top      *value                   // the document's root (see checker)
+	redirect map[string]reflect.Value // keys of top filled elsewhere
 }
 
 // root fills the value rv (a non-nil pointer) points to; see checker.root.
@@ -179,6 +181,13 @@ func (f *filler) object(v *value, rv reflect.Value) error {
 		m := &members[i]
 		fld, _ := si.lookup(m.key)
 		f.path.pushKey(m.key)
+		if target, ok := f.redirect[m.key]; ok && v == f.top {
+			if err := f.root(m, target); err != nil {
+				return err
+			}
+			f.path.pop()
+			continue
+		}
 		sub, err := f.field(rv, fld)
 		if err != nil {
 			return err

@@ -188,3 +188,39 @@ func TestRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeRedirected: a redirected top-level key decodes into its own target with its own
+// type and errors at its path; the struct's field of that name stays untouched but still
+// counts as known and required; nested keys of the same name are not redirected.
+func TestDecodeRedirected(t *testing.T) {
+	type inner struct {
+		Tab string `json:"tab"`
+	}
+	type req struct {
+		Tab   string `json:"tab" required:"true"`
+		URL   string `json:"url"`
+		Inner *inner `json:"inner,omitempty"`
+	}
+	type ref struct {
+		Source string `json:"source" required:"true"`
+	}
+	var r req
+	var tab *ref
+	err := DecodeRedirected([]byte(`{"url":"u","tab":{"source":"initial"},"inner":{"tab":"x"}}`), &r, "op", map[string]any{"tab": &tab})
+	if err != nil || tab == nil || tab.Source != "initial" || r.Tab != "" || r.URL != "u" || r.Inner.Tab != "x" {
+		t.Fatalf("decode: %v; tab %+v; request %+v", err, tab, r)
+	}
+	tab = nil
+	err = DecodeRedirected([]byte(`{"url":"u","tab":"t1"}`), &r, "op", map[string]any{"tab": &tab})
+	if se, ok := err.(*Error); !ok || se.Path != "op.tab" || tab != nil {
+		t.Fatalf("a string where the redirect wants an object: %v (tab %+v)", err, tab)
+	}
+	err = DecodeRedirected([]byte(`{"url":"u"}`), &r, "op", map[string]any{"tab": &tab})
+	if se, ok := err.(*Error); !ok || se.Message != `missing required field "tab"` {
+		t.Fatalf("missing redirected required field: %v", err)
+	}
+	err = DecodeRedirected([]byte(`{"tab":{"source":"initial"},"bogus":1}`), &r, "op", map[string]any{"tab": &tab})
+	if se, ok := err.(*Error); !ok || se.Path != "op.bogus" {
+		t.Fatalf("unknown field next to a redirect: %v", err)
+	}
+}

@@ -1,0 +1,111 @@
+package transport
+
+import (
+	"reflect"
+	"strings"
+)
+
+// Tab handles. A field that holds a tab handle is tagged `handle:"tab"`, in requests and
+// results alike (also inside slices of structs): the runtime translates exactly those fields
+// between its opaque handles and the worker's target ids, and a scenario file writes a
+// request's handle field as a tab reference.
+
+// TabRefs returns pointers to every non-empty tab handle in v (a request or a result,
+// passed as a pointer), so a caller can translate them in place.
+func TabRefs(v any) []*string {
+	var out []*string
+	collectHandles(reflect.ValueOf(v), &out)
+	return out
+}
+
+func collectHandles(v reflect.Value, out *[]*string) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			collectHandles(v.Elem(), out)
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			collectHandles(v.Index(i), out)
+		}
+	case reflect.Struct:
+		for _, f := range handleFields(v.Type()) {
+			fv := v.FieldByIndex(f.index)
+			if f.handle {
+				if fv.String() != "" && fv.CanAddr() {
+					*out = append(*out, fv.Addr().Interface().(*string))
+				}
+				continue
+			}
+			collectHandles(fv, out)
+		}
+	}
+}
+
+// handleField is a field of a struct that is a handle or may hold one.
+type handleField struct {
+	index  []int
+	handle bool
+}
+
+// handleFields lists t's handle fields and the struct-bearing fields that may hold some.
+func handleFields(t reflect.Type) []handleField {
+	var fields []handleField
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if sf.Tag.Get("handle") == "tab" && sf.Type.Kind() == reflect.String {
+			fields = append(fields, handleField{index: sf.Index, handle: true})
+			continue
+		}
+		if !sf.IsExported() && !sf.Anonymous {
+			continue
+		}
+		if mayHoldHandles(sf.Type) {
+			fields = append(fields, handleField{index: sf.Index})
+		}
+	}
+	return fields
+}
+
+func mayHoldHandles(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return mayHoldHandles(t.Elem())
+	case reflect.Struct:
+		return t.NumField() > 0
+	}
+	return false
+}
+
+// HandleField is the JSON name of the request field of op that names its tab ("tab",
+// "opener"), "" when the operation takes none, and whether the field is required.
+func HandleField(op Operation) (name string, required bool) {
+	t := reflect.TypeOf(op)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if sf.Tag.Get("handle") == "tab" {
+			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			return name, sf.Tag.Get("required") == "true"
+		}
+	}
+	return "", false
+}
+
+// WithTab returns a copy of op with its handle field set to tab (op itself is unchanged).
+func WithTab(op Operation, tab string) Operation {
+	v := reflect.ValueOf(op)
+	if v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	cp := reflect.New(v.Type())
+	cp.Elem().Set(v)
+	for i := 0; i < v.NumField(); i++ {
+		if v.Type().Field(i).Tag.Get("handle") == "tab" {
+			cp.Elem().Field(i).SetString(tab)
+		}
+	}
+	return cp.Interface().(Operation)
+}

@@ -1,0 +1,65 @@
+package worker
+
+import (
+	"context"
+
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// The worker's half of the operation table (transport/operations.go): each operation's
+// implementation registers itself next to its code with
+//
+//	var _ = handles((*Worker).navigate)
+//
+// and run dispatches by name. TestEveryOperationHasAHandler checks the table has no row
+// without one.
+
+// handler runs one decoded request under its effective origin policy.
+type handler func(w *Worker, ctx context.Context, op transport.Operation, pol policy.Policy) (transport.Result, error)
+
+var handlers = map[string]handler{}
+
+// handles registers f as the implementation of the operation whose request type is Q.
+func handles[Q any, PQ interface {
+	*Q
+	transport.Operation
+}](f func(*Worker, context.Context, PQ, policy.Policy) (transport.Result, error)) bool {
+	name := PQ(new(Q)).OpName()
+	if _, dup := handlers[name]; dup {
+		panic("worker: two handlers for " + name)
+	}
+	handlers[name] = func(w *Worker, ctx context.Context, op transport.Operation, pol policy.Policy) (transport.Result, error) {
+		return f(w, ctx, op.(PQ), pol)
+	}
+	return true
+}
+
+func (w *Worker) run(ctx context.Context, op transport.Operation, pol policy.Policy) (res transport.Result, err error) {
+	defer func() { res, err = w.blameBrowser(op, res, err) }()
+	h, ok := handlers[op.OpName()]
+	if !ok {
+		return nil, transport.Invalid(op.OpName(), "op", "operation not supported by this worker")
+	}
+	return h(w, ctx, op, pol)
+}
+
+var _ = handles((*Worker).narrowOriginPolicy)
+
+// narrowOriginPolicy answers from the worker's own base: a parent driving the worker
+// directly gets the same deny-by-default narrowing as one going through the runtime.
+func (w *Worker) narrowOriginPolicy(_ context.Context, r *transport.NarrowOriginPolicy, _ policy.Policy) (transport.Result, error) {
+	p, err := w.narrow(r.OpName(), "request.origins", r.Origins)
+	if err != nil {
+		return nil, err
+	}
+	return &transport.NarrowOriginPolicyResult{Context: transport.OperationContext{Origins: p.Origins()}}, nil
+}
+
+var _ = handles((*Worker).close)
+
+// close disposes of the browser context; transport.Serve ends after answering it.
+func (w *Worker) close(context.Context, *transport.Close, policy.Policy) (transport.Result, error) {
+	w.teardown()
+	return &transport.CloseResult{Closed: true}, nil
+}
