@@ -157,7 +157,6 @@ func deadlineFor(op Operation, request time.Duration) time.Duration {
 	return request
 }
 
-
 type opIndex struct {
 	byName map[string]*OpSpec
 	byType map[reflect.Type]*OpSpec // request struct type → row
