@@ -1,0 +1,313 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport/jsonl"
+	"github.com/fastbrowser/fastbrowser/transport/strictjson"
+)
+
+// ConnOptions says how a Conn waits for its peer and what it tells its owner.
+type ConnOptions struct {
+	// ReadyTimeout bounds the wait for the ready frame (0: budgets.WorkerReady default).
+	ReadyTimeout time.Duration
+	// Gone says why the peer is gone once its output ended cleanly (EOF): the message of
+	// the worker_crashed error every pending and later call gets. It is called once, from
+	// the reader, and may block until it knows (the runtime waits for the worker's exit to
+	// say "the worker exited (signal: killed)"). Nil: "the worker closed its output".
+	Gone func() string
+	// Broken, when set, is called once (on its own goroutine) when the peer broke the
+	// protocol, so that its owner can stop it: a Conn owns no process.
+	Broken func()
+}
+
+// Conn speaks protocol v1 to one worker over a pair of byte streams: frames in from a
+// reader, frames out to a writer. It owns the calls (ids, pending waits, deadlines, cancel
+// frames), not whatever is behind the streams: package runtime starts the worker process
+// and wraps its stdio in a Conn. Calls may be concurrent; the worker runs them in arrival
+// order.
+type Conn struct {
+	w      *jsonl.Writer
+	closer io.Closer
+	ready  ReadyInfo
+	next   atomic.Uint64
+	gone   func() string
+	broken func()
+
+	mu      sync.Mutex
+	pending map[string]chan responseFrame
+	dead    *OperationError // set once the worker is gone, broke the protocol or was closed
+	deadCh  chan struct{}
+	closing bool // Close began: the end of the worker's output is expected, not a crash
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// NewConn waits for the worker's ready frame on r within the worker-readiness budget, then
+// reads responses from r until it ends. The Conn writes frames to w and closes it on Close.
+// On failure it closes w; r stays the caller's to end (a read of the ready frame may still
+// be blocked on it, as it is until the worker process is stopped).
+func NewConn(ctx context.Context, r io.Reader, w io.WriteCloser, opts ConnOptions) (*Conn, error) {
+	c := &Conn{
+		w:       jsonl.NewWriter(w, jsonl.DefaultMaxLine),
+		closer:  w,
+		gone:    opts.Gone,
+		broken:  opts.Broken,
+		pending: map[string]chan responseFrame{},
+		deadCh:  make(chan struct{}),
+	}
+	if c.gone == nil {
+		c.gone = func() string { return "the worker closed its output" }
+	}
+	if c.broken == nil {
+		c.broken = func() {}
+	}
+	lines := jsonl.NewReader(r, jsonl.DefaultMaxLine)
+	if err := c.awaitReady(ctx, lines, opts.ReadyTimeout); err != nil {
+		_ = w.Close()
+		return nil, err
+	}
+	go c.readLoop(lines)
+	return c, nil
+}
+
+func (c *Conn) awaitReady(ctx context.Context, r *jsonl.Reader, want time.Duration) error {
+	readyIn, err := budgets.WorkerReady.Resolve(want)
+	if err != nil {
+		return NewError("", PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "%s", err.Error())
+	}
+	readyCh := make(chan error, 1)
+	go func() { readyCh <- c.readReady(r) }()
+	timer := time.NewTimer(readyIn)
+	defer timer.Stop()
+	select {
+	case err := <-readyCh:
+		return err
+	case <-timer.C:
+		return NewError("", PhaseDispatch, CodeLaunchFailed, RetryNever, NotAttempted, "the worker was not ready within %s", readyIn)
+	case <-ctx.Done():
+		return NewError("", PhaseDispatch, CodeCancelled, RetryNever, NotAttempted, "cancelled while the worker started")
+	}
+}
+
+func (c *Conn) readReady(r *jsonl.Reader) error {
+	line, err := r.ReadLine()
+	if err != nil {
+		return NewError("", PhaseDispatch, CodeLaunchFailed, RetryNever, NotAttempted, "the worker ended before it was ready").WithCause(err)
+	}
+	var rf readyFrame
+	if err := strictjson.Decode(line, &rf); err != nil || rf.V != Version || rf.Ready.Protocol != Version {
+		return NewError("", PhaseDispatch, CodeProtocolError, RetryNever, NotAttempted, "the worker's first line is not a protocol v1 ready frame").WithCause(err)
+	}
+	c.ready = rf.Ready
+	return nil
+}
+
+// Ready is what the worker said in its ready frame.
+func (c *Conn) Ready() ReadyInfo { return c.ready }
+
+// Done is closed once the worker has gone (its output ended, it broke the protocol, or the
+// Conn was closed).
+func (c *Conn) Done() <-chan struct{} { return c.deadCh }
+
+// readLoop is the one reader of the worker's output. Its end fails every pending call:
+// a clean end as worker_crashed (why, Gone says), anything that is not a valid response
+// frame as a protocol error that ends the worker.
+func (c *Conn) readLoop(r *jsonl.Reader) {
+	for {
+		line, err := r.ReadLine()
+		if err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) {
+				c.fail(c.ended())
+			} else {
+				c.breakProtocol("the worker's output ended inside a frame or was unreadable", err)
+			}
+			return
+		}
+		var rf responseFrame
+		if err := strictjson.Decode(line, &rf); err != nil || rf.V != Version || (rf.Error == nil) == (rf.Result == nil) {
+			c.breakProtocol("the worker wrote a line that is not a protocol v1 response", err)
+			return
+		}
+		c.mu.Lock()
+		ch, ok := c.pending[rf.ID]
+		delete(c.pending, rf.ID)
+		c.mu.Unlock()
+		if ok {
+			ch <- rf // buffered: never blocks the reader
+		}
+		// A response for an id nobody waits for is the late answer to a cancelled call.
+	}
+}
+
+// ended is why the worker's output ended cleanly: Close asked it to, or it is gone.
+func (c *Conn) ended() *OperationError {
+	c.mu.Lock()
+	closing := c.closing
+	c.mu.Unlock()
+	if closing {
+		return errClosed()
+	}
+	return NewError("", PhaseExecute, CodeWorkerCrashed, RetryUnsafe, Unknown, "%s", c.gone())
+}
+
+func errClosed() *OperationError {
+	return NewError("", PhaseTeardown, CodeSessionEnded, RetryNever, NotAttempted, "the client is closed")
+}
+
+func (c *Conn) breakProtocol(msg string, cause error) {
+	c.fail(NewError("", PhaseExecute, CodeProtocolError, RetryUnsafe, Unknown, "%s", msg).WithCause(cause))
+	go c.broken()
+}
+
+// fail marks the Conn dead (first cause wins) and fails every pending call.
+func (c *Conn) fail(oe *OperationError) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dead != nil {
+		return
+	}
+	c.dead = oe
+	close(c.deadCh)
+	for id, ch := range c.pending {
+		delete(c.pending, id)
+		ch <- responseFrame{ID: id, Error: oe}
+	}
+}
+
+// startClosing marks the Conn closing and says whether the worker was still there.
+func (c *Conn) startClosing() (alive bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closing = true
+	return c.dead == nil
+}
+
+// Call sends one request and waits for its response, the operation's deadline, the caller's
+// context or the worker's death, whichever comes first. When the wait ends early a cancel
+// frame is sent: ending the wait is not ending the remote work, the frame is.
+func (c *Conn) Call(ctx context.Context, op Operation, octx *OperationContext) (Result, error) {
+	name := op.OpName()
+	if err := op.Validate(); err != nil {
+		return nil, AsOperationError(name, err)
+	}
+	request, err := resolveTimeout(name, requestBudgetOf(ctx))
+	if err != nil {
+		return nil, err
+	}
+	frame := requestFrame{V: Version, Op: name, Context: octx}
+	if requestBudgetOf(ctx) != 0 {
+		frame.TimeoutMs = timeoutMs(request)
+	}
+	deadline := deadlineFor(op, request)
+	id := strconv.FormatUint(c.next.Add(1), 10)
+	frame.ID = id
+	ch := make(chan responseFrame, 1)
+	c.mu.Lock()
+	if c.dead != nil {
+		dead := *c.dead
+		c.mu.Unlock()
+		dead.Operation, dead.MutationState, dead.Retry = name, NotAttempted, RetryNever
+		dead.Message = "the worker is gone: " + dead.Message
+		return nil, &dead
+	}
+	c.pending[id] = ch
+	c.mu.Unlock()
+
+	frame.Request, err = marshalCompact(op)
+	if err == nil {
+		err = c.w.WriteFrame(frame)
+	}
+	if err != nil {
+		c.forget(id)
+		var tooLarge *jsonl.FrameTooLargeError
+		if errors.As(err, &tooLarge) {
+			return nil, NewError(name, PhaseValidate, CodeInvalidRequest, RetryNever, NotAttempted, "request larger than %d bytes", tooLarge.Limit)
+		}
+		return nil, NewError(name, PhaseDispatch, CodeWorkerCrashed, RetryNever, NotAttempted, "the request could not be written to the worker").WithCause(err)
+	}
+
+	timer := time.NewTimer(deadline)
+	defer timer.Stop()
+	select {
+	case rf := <-ch:
+		return c.decode(op, rf)
+	case <-timer.C:
+		c.abandon(id)
+		return nil, c.waitEnded(op, CodeTimeout, fmt.Sprintf("no response within %s", deadline))
+	case <-ctx.Done():
+		c.abandon(id)
+		code, msg := CodeCancelled, "the caller cancelled the request"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			code, msg = CodeTimeout, "the caller's deadline passed"
+		}
+		return nil, c.waitEnded(op, code, msg)
+	}
+}
+
+func (c *Conn) waitEnded(op Operation, code Code, msg string) *OperationError {
+	if op.Mutates() {
+		return NewError(op.OpName(), PhaseExecute, code, RetryUnsafe, Unknown, "%s", msg)
+	}
+	return NewError(op.OpName(), PhaseExecute, code, RetrySafe, NotAttempted, "%s", msg)
+}
+
+func (c *Conn) decode(op Operation, rf responseFrame) (Result, error) {
+	if rf.Error != nil {
+		oe := *rf.Error
+		if oe.Code == CodeWorkerCrashed || oe.Code == CodeProtocolError {
+			oe.Operation = op.OpName()
+			if !op.Mutates() {
+				oe.MutationState, oe.Retry = NotAttempted, RetrySafe
+			}
+		}
+		if oe.Operation == "" {
+			oe.Operation = op.OpName()
+		}
+		return nil, &oe
+	}
+	res := op.newResult()
+	if err := strictjson.Decode(rf.Result, res); err != nil {
+		return nil, NewError(op.OpName(), PhaseExecute, CodeProtocolError, RetryUnsafe, Unknown, "the worker's result does not match the operation").WithCause(err)
+	}
+	return res, nil
+}
+
+func (c *Conn) forget(id string) {
+	c.mu.Lock()
+	delete(c.pending, id)
+	c.mu.Unlock()
+}
+
+// abandon stops waiting for id and asks the worker to cancel it.
+func (c *Conn) abandon(id string) {
+	c.forget(id)
+	_ = c.w.WriteFrame(cancelFrame{V: Version, Cancel: id})
+}
+
+// Close asks the worker to close (bounded by the request budget) unless it is already gone,
+// fails later calls session_ended, and closes the writer, so the worker reads the end of its
+// input; it returns the writer's Close error. It is idempotent. What is behind the streams
+// is the owner's to stop.
+func (c *Conn) Close() error {
+	c.closeOnce.Do(func() {
+		if c.startClosing() {
+			ctx, cancel := context.WithTimeout(context.Background(), budgets.Request.Default)
+			_, _ = c.Call(ctx, &Close{}, nil)
+			cancel()
+		}
+		c.fail(errClosed())
+		c.closeErr = c.closer.Close()
+	})
+	return c.closeErr
+}
