@@ -283,56 +283,40 @@ func TestConnBrokenStream(t *testing.T) {
 	}
 }
 
-// TestConnNotReady: a worker whose first line is not a ready frame, or whose output ends
-// before it, is refused, and the Conn closes its writer.
+// TestConnNotReady: a worker whose first line is not a ready frame, whose output ends
+// before one, or that says nothing within the ready bound or before the caller cancels, is
+// refused, as is a bound over the readiness budget's ceiling; the Conn closes its writer
+// unused.
 func TestConnNotReady(t *testing.T) {
+	const notV1, ended = "the worker's first line is not a protocol v1 ready frame", "the worker ended before it was ready"
+	bg := context.Background()
+	cancelled, cancel := context.WithCancel(bg)
+	cancel()
 	for _, tc := range []struct {
 		name, output string
+		end          bool // the output ends after it; otherwise the worker stays silent
+		ctx          context.Context
+		ready        time.Duration
 		code         Code
 		msg          string
 	}{
-		{"a response first", `{"v":1,"id":"1","result":{}}` + "\n", CodeProtocolError, "the worker's first line is not a protocol v1 ready frame"},
-		{"protocol 2", `{"v":1,"ready":{"protocol":2,"browser":"Fake/1"}}` + "\n", CodeProtocolError, "the worker's first line is not a protocol v1 ready frame"},
-		{"garbage", "Segmentation fault\n", CodeProtocolError, "the worker's first line is not a protocol v1 ready frame"},
-		{"nothing", "", CodeLaunchFailed, "the worker ended before it was ready"},
-		{"torn ready", `{"v":1,"ready":{"proto`, CodeLaunchFailed, "the worker ended before it was ready"},
+		{"a response first", `{"v":1,"id":"1","result":{}}` + "\n", true, bg, 0, CodeProtocolError, notV1},
+		{"protocol 2", `{"v":1,"ready":{"protocol":2,"browser":"Fake/1"}}` + "\n", true, bg, 0, CodeProtocolError, notV1},
+		{"garbage", "Segmentation fault\n", true, bg, 0, CodeProtocolError, notV1},
+		{"nothing", "", true, bg, 0, CodeLaunchFailed, ended},
+		{"torn ready", `{"v":1,"ready":{"proto`, true, bg, 0, CodeLaunchFailed, ended},
+		{"silent past the bound", "", false, bg, time.Millisecond, CodeLaunchFailed, "the worker was not ready within 1ms"},
+		{"cancelled", "", false, cancelled, 0, CodeCancelled, "cancelled while the worker started"},
+		{"bound over the ceiling", "", false, bg, budgets.WorkerReady.Ceiling + time.Second, CodeBudgetExceeded, "workerReady budget of 6s is over its ceiling of 5s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, r, w := newPipeWorker(t)
-			go func() { _, _ = io.WriteString(p.out, tc.output); _ = p.out.Close() }()
-			c, err := NewConn(context.Background(), r, w, ConnOptions{})
-			if c != nil {
-				t.Fatal("a Conn for a worker that is not ready")
+			if tc.end {
+				go func() { _, _ = io.WriteString(p.out, tc.output); _ = p.out.Close() }()
 			}
-			wantError(t, err, tc.code, NotAttempted, RetryNever, "", tc.msg)
-			if !p.closed(t) {
-				t.Fatal("the Conn wrote to a worker that was not ready")
-			}
-		})
-	}
-}
-
-// TestConnReadyTimeout: a worker that says nothing is given up on after the ready bound or
-// when the caller cancels; a bound over the readiness budget's ceiling is refused.
-func TestConnReadyTimeout(t *testing.T) {
-	cancelled, cancel := context.WithCancel(context.Background())
-	cancel()
-	for _, tc := range []struct {
-		name  string
-		ctx   context.Context
-		ready time.Duration
-		code  Code
-		msg   string
-	}{
-		{"bound", context.Background(), time.Millisecond, CodeLaunchFailed, "the worker was not ready within 1ms"},
-		{"cancelled", cancelled, 0, CodeCancelled, "cancelled while the worker started"},
-		{"over the ceiling", context.Background(), budgets.WorkerReady.Ceiling + time.Second, CodeBudgetExceeded, "workerReady budget of 6s is over its ceiling of 5s"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p, r, w := newPipeWorker(t)
 			c, err := NewConn(tc.ctx, r, w, ConnOptions{ReadyTimeout: tc.ready})
 			if c != nil {
-				t.Fatal("a Conn for a worker that never said it was ready")
+				t.Fatal("a Conn for a worker that is not ready")
 			}
 			wantError(t, err, tc.code, NotAttempted, RetryNever, "", tc.msg)
 			if !p.closed(t) {
