@@ -67,7 +67,7 @@ const EdgeProxyOff = "off"
 // transport.Dispatch) and a transport.Handler (so `serve` can put it behind protocol v1).
 type Runtime struct {
 	browser   *chromium.Browser // nil when attached
-	client    *transport.Client
+	client    *workerProc
 	base      policy.Policy
 	turn      chan struct{} // one call at a time
 	lookupEnv func(string) (string, bool)
@@ -157,7 +157,7 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.WebRTC != "" {
 		args = append(args, "--webrtc", opts.WebRTC)
 	}
-	c, err := transport.StartClient(ctx, transport.ClientOptions{WorkerPath: opts.WorkerPath, Args: args, Log: opts.Log})
+	c, err := startWorker(ctx, opts.WorkerPath, args, opts.Log)
 	if err != nil {
 		if r.browser != nil {
 			_ = r.browser.Close()

@@ -5,8 +5,8 @@ import (
 	"fmt"
 )
 
-// Caller runs one operation. transport.Client (a worker subprocess) and runtime.Runtime (a
-// browser session) are Callers; Dispatch gives either of them a typed face.
+// Caller runs one operation. transport.Conn (a worker over a pair of streams) and
+// runtime.Runtime (a browser session) are Callers; Dispatch gives either of them a typed face.
 type Caller interface {
 	Call(ctx context.Context, op Operation, octx *OperationContext) (Result, error)
 }

@@ -10,14 +10,14 @@ import (
 // The request budget (budgets.Request: default 10 s, ceiling 120 s) bounds one call that has
 // no budget of its own. A caller sets it per call: on the wire as the request frame's
 // "timeoutMs", in Go on the context. Serve puts a frame's timeoutMs on the handler's
-// context; Client.Call sends the context's on to the worker, which bounds act by it.
+// context; Conn.Call sends the context's on to the worker, which bounds act by it.
 // Operations with their own budget (navigate, reload, read, assert, observe, waitPopup,
 // captureEvidence) keep that budget: a request budget neither stretches nor cuts it.
 
 type requestBudgetKey struct{}
 
 // WithRequestBudget returns ctx carrying d as the request budget of the calls made with it
-// (0: the default). Client.Call refuses a negative one or one over the ceiling
+// (0: the default). Conn.Call refuses a negative one or one over the ceiling
 // (budget_exceeded, path "timeoutMs").
 func WithRequestBudget(ctx context.Context, d time.Duration) context.Context {
 	return context.WithValue(ctx, requestBudgetKey{}, d)

@@ -63,10 +63,10 @@ func TestServeTimeoutMs(t *testing.T) {
 	}
 }
 
-// TestClientSendsTimeoutMs: the request budget on a call's context goes on the wire as the
+// TestConnSendsTimeoutMs: the request budget on a call's context goes on the wire as the
 // frame's timeoutMs (nothing when unset), and one over the ceiling is refused before
 // anything is sent.
-func TestClientSendsTimeoutMs(t *testing.T) {
+func TestConnSendsTimeoutMs(t *testing.T) {
 	c := startFakeWorker(t)
 	bg := context.Background()
 	for _, tc := range []struct {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"strconv"
 	"testing"
 
@@ -12,33 +11,23 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
 
-// fakeWorkerEnv makes the test binary a fake worker for the Client's codec tests.
-const fakeWorkerEnv = "FASTBROWSER_TEST_FAKE_WORKER"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(fakeWorkerEnv) == "1" {
-		os.Exit(fakeWorker(os.Stdin, os.Stdout))
-	}
-	os.Exit(m.Run())
-}
-
 // fakeWorker speaks protocol v1 without a browser: it answers listTabs with one tab whose
 // title is the request frame's timeoutMs ("0" when absent), so a test can see what the
-// Client put on the wire, and close by exiting.
-func fakeWorker(in io.Reader, out io.Writer) int {
+// Conn put on the wire, and close by returning.
+func fakeWorker(in io.Reader, out io.Writer) {
 	w := jsonl.NewWriter(out, jsonl.DefaultMaxLine)
 	if w.WriteFrame(readyFrame{V: Version, Ready: ReadyInfo{Protocol: Version, Browser: "Fake/1"}}) != nil {
-		return 1
+		return
 	}
 	r := jsonl.NewReader(in, jsonl.DefaultMaxLine)
 	for {
 		line, err := r.ReadLine()
 		if errors.Is(err, io.EOF) {
-			return 0
+			return
 		}
 		var rf requestFrame
 		if err != nil || strictjson.Decode(line, &rf) != nil {
-			return 1
+			return
 		}
 		var res any = &CloseResult{Closed: true}
 		if rf.Op == OpListTabs {
@@ -46,17 +35,31 @@ func fakeWorker(in io.Reader, out io.Writer) int {
 		}
 		raw, _ := marshalCompact(res)
 		if w.WriteFrame(responseFrame{V: Version, ID: rf.ID, Result: raw, Posture: PostureOK}) != nil || rf.Op == OpClose {
-			return 0
+			return
 		}
 	}
 }
 
-func startFakeWorker(t *testing.T) *Client {
+// startFakeWorker runs fakeWorker on a goroutine and connects to it over two io.Pipes.
+func startFakeWorker(t *testing.T) *Conn {
 	t.Helper()
-	c, err := StartClient(context.Background(), ClientOptions{WorkerPath: os.Args[0], Env: append(os.Environ(), fakeWorkerEnv+"=1")})
+	inR, inW := io.Pipe()   // the Conn's frames to the worker
+	outR, outW := io.Pipe() // the worker's frames to the Conn
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fakeWorker(inR, outW)
+		// A worker that returned reads and writes nothing more, as a process that exited.
+		_ = inR.Close()
+		_ = outW.Close()
+	}()
+	c, err := NewConn(context.Background(), outR, inW, ConnOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.Close() })
+	t.Cleanup(func() {
+		_ = c.Close()
+		<-done
+	})
 	return c
 }

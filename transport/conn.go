@@ -12,103 +12,95 @@ import (
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime/process"
 	"github.com/fastbrowser/fastbrowser/transport/jsonl"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
 
-// ClientOptions says how to start a worker.
-type ClientOptions struct {
-	// WorkerPath is the executable to run, used exactly as given (never looked up on PATH).
-	// Empty means this binary itself (os.Executable) with the "worker" subcommand.
-	WorkerPath string
-	// Args are the worker's arguments. With an empty WorkerPath they follow "worker".
-	Args []string
-	// Env is the worker's full environment; nil inherits this process's.
-	Env []string
-	// Log receives the worker's stderr (its logs). Nil discards.
-	Log io.Writer
+// ConnOptions says how a Conn waits for its peer and what it tells its owner.
+type ConnOptions struct {
 	// ReadyTimeout bounds the wait for the ready frame (0: budgets.WorkerReady default).
 	ReadyTimeout time.Duration
+	// Gone says why the peer is gone once its output ended cleanly (EOF): the message of
+	// the worker_crashed error every pending and later call gets. It is called once, from
+	// the reader, and may block until it knows (the runtime waits for the worker's exit to
+	// say "the worker exited (signal: killed)"). Nil: "the worker closed its output".
+	Gone func() string
+	// Broken, when set, is called once (on its own goroutine) when the peer broke the
+	// protocol, so that its owner can stop it: a Conn owns no process.
+	Broken func()
 }
 
-// Client owns one worker subprocess and speaks protocol v1 to it. Calls may be concurrent;
-// the worker runs them in arrival order.
-type Client struct {
-	proc  *process.Process
-	w     *jsonl.Writer
-	ready ReadyInfo
-	next  atomic.Uint64
+// Conn speaks protocol v1 to one worker over a pair of byte streams: frames in from a
+// reader, frames out to a writer. It owns the calls (ids, pending waits, deadlines, cancel
+// frames), not whatever is behind the streams: package runtime starts the worker process
+// and wraps its stdio in a Conn. Calls may be concurrent; the worker runs them in arrival
+// order.
+type Conn struct {
+	w      *jsonl.Writer
+	closer io.Closer
+	ready  ReadyInfo
+	next   atomic.Uint64
+	gone   func() string
+	broken func()
 
 	mu      sync.Mutex
 	pending map[string]chan responseFrame
-	dead    *OperationError // set once the worker is gone or broke the protocol
+	dead    *OperationError // set once the worker is gone, broke the protocol or was closed
 	deadCh  chan struct{}
+	closing bool // Close began: the end of the worker's output is expected, not a crash
 
 	closeOnce sync.Once
 	closeErr  error
-	readDone  chan struct{}
 }
 
-// StartClient starts the worker and waits for its ready frame within the worker-readiness
-// budget. On any failure the worker's process group is stopped before returning.
-func StartClient(ctx context.Context, opts ClientOptions) (*Client, error) {
-	readyIn, err := budgets.WorkerReady.Resolve(opts.ReadyTimeout)
+// NewConn waits for the worker's ready frame on r within the worker-readiness budget, then
+// reads responses from r until it ends. The Conn writes frames to w and closes it on Close.
+// On failure it closes w; r stays the caller's to end (a read of the ready frame may still
+// be blocked on it, as it is until the worker process is stopped).
+func NewConn(ctx context.Context, r io.Reader, w io.WriteCloser, opts ConnOptions) (*Conn, error) {
+	c := &Conn{
+		w:       jsonl.NewWriter(w, jsonl.DefaultMaxLine),
+		closer:  w,
+		gone:    opts.Gone,
+		broken:  opts.Broken,
+		pending: map[string]chan responseFrame{},
+		deadCh:  make(chan struct{}),
+	}
+	if c.gone == nil {
+		c.gone = func() string { return "the worker closed its output" }
+	}
+	if c.broken == nil {
+		c.broken = func() {}
+	}
+	lines := jsonl.NewReader(r, jsonl.DefaultMaxLine)
+	if err := c.awaitReady(ctx, lines, opts.ReadyTimeout); err != nil {
+		_ = w.Close()
+		return nil, err
+	}
+	go c.readLoop(lines)
+	return c, nil
+}
+
+func (c *Conn) awaitReady(ctx context.Context, r *jsonl.Reader, want time.Duration) error {
+	readyIn, err := budgets.WorkerReady.Resolve(want)
 	if err != nil {
-		return nil, NewError("", PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "%s", err.Error())
+		return NewError("", PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "%s", err.Error())
 	}
-	path, args := opts.WorkerPath, opts.Args
-	if path == "" {
-		self, err := os.Executable()
-		if err != nil {
-			return nil, NewError("", PhaseDispatch, CodeLaunchFailed, RetryNever, NotAttempted, "cannot find this executable to start the worker").WithCause(err)
-		}
-		path, args = self, append([]string{"worker"}, args...)
-	}
-	proc, err := process.Start(process.Spec{Path: path, Args: args, Env: opts.Env, Stdin: true, Stdout: true, OutputSink: opts.Log})
-	if err != nil {
-		return nil, NewError("", PhaseDispatch, CodeLaunchFailed, RetryNever, NotAttempted, "the worker could not be started").WithCause(err)
-	}
-	c := &Client{
-		proc:     proc,
-		w:        jsonl.NewWriter(proc.Stdin, jsonl.DefaultMaxLine),
-		pending:  map[string]chan responseFrame{},
-		deadCh:   make(chan struct{}),
-		readDone: make(chan struct{}),
-	}
-	r := jsonl.NewReader(proc.Stdout, jsonl.DefaultMaxLine)
 	readyCh := make(chan error, 1)
 	go func() { readyCh <- c.readReady(r) }()
 	timer := time.NewTimer(readyIn)
 	defer timer.Stop()
 	select {
-	case err = <-readyCh:
+	case err := <-readyCh:
+		return err
 	case <-timer.C:
-		err = NewError("", PhaseDispatch, CodeLaunchFailed, RetryNever, NotAttempted, "the worker was not ready within %s", readyIn)
+		return NewError("", PhaseDispatch, CodeLaunchFailed, RetryNever, NotAttempted, "the worker was not ready within %s", readyIn)
 	case <-ctx.Done():
-		err = NewError("", PhaseDispatch, CodeCancelled, RetryNever, NotAttempted, "cancelled while the worker started")
+		return NewError("", PhaseDispatch, CodeCancelled, RetryNever, NotAttempted, "cancelled while the worker started")
 	}
-	if err != nil {
-		_ = proc.Kill()
-		return nil, err
-	}
-	go c.readLoop(r)
-	go func() { // the worker's death fails every pending call
-		<-proc.Done()
-		<-c.readDone
-		c.fail(NewError("", PhaseExecute, CodeWorkerCrashed, RetryUnsafe, Unknown, "the worker exited (%s)", exitDescription(proc)))
-	}()
-	return c, nil
 }
 
-func exitDescription(p *process.Process) string {
-	if sig := p.Signal(); sig != "" {
-		return "signal: " + sig
-	}
-	return "exit code " + strconv.Itoa(p.ExitCode())
-}
-
-func (c *Client) readReady(r *jsonl.Reader) error {
+func (c *Conn) readReady(r *jsonl.Reader) error {
 	line, err := r.ReadLine()
 	if err != nil {
 		return NewError("", PhaseDispatch, CodeLaunchFailed, RetryNever, NotAttempted, "the worker ended before it was ready").WithCause(err)
@@ -122,22 +114,22 @@ func (c *Client) readReady(r *jsonl.Reader) error {
 }
 
 // Ready is what the worker said in its ready frame.
-func (c *Client) Ready() ReadyInfo { return c.ready }
+func (c *Conn) Ready() ReadyInfo { return c.ready }
 
-// Pid is the worker's process id (for tests and diagnostics).
-func (c *Client) Pid() int { return c.proc.Pid() }
+// Done is closed once the worker has gone (its output ended, it broke the protocol, or the
+// Conn was closed).
+func (c *Conn) Done() <-chan struct{} { return c.deadCh }
 
-// Done is closed once the worker has gone (exited, crashed or broke the protocol).
-func (c *Client) Done() <-chan struct{} { return c.deadCh }
-
-// readLoop is the one reader of the worker's stdout. Anything that is not a valid response
-// frame is a protocol error that ends the worker.
-func (c *Client) readLoop(r *jsonl.Reader) {
-	defer close(c.readDone)
+// readLoop is the one reader of the worker's output. Its end fails every pending call:
+// a clean end as worker_crashed (why, Gone says), anything that is not a valid response
+// frame as a protocol error that ends the worker.
+func (c *Conn) readLoop(r *jsonl.Reader) {
 	for {
 		line, err := r.ReadLine()
 		if err != nil {
-			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
+			if errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) {
+				c.fail(c.ended())
+			} else {
 				c.breakProtocol("the worker's output ended inside a frame or was unreadable", err)
 			}
 			return
@@ -158,13 +150,28 @@ func (c *Client) readLoop(r *jsonl.Reader) {
 	}
 }
 
-func (c *Client) breakProtocol(msg string, cause error) {
-	c.fail(NewError("", PhaseExecute, CodeProtocolError, RetryUnsafe, Unknown, "%s", msg).WithCause(cause))
-	go func() { _ = c.proc.Kill() }()
+// ended is why the worker's output ended cleanly: Close asked it to, or it is gone.
+func (c *Conn) ended() *OperationError {
+	c.mu.Lock()
+	closing := c.closing
+	c.mu.Unlock()
+	if closing {
+		return errClosed()
+	}
+	return NewError("", PhaseExecute, CodeWorkerCrashed, RetryUnsafe, Unknown, "%s", c.gone())
 }
 
-// fail marks the client dead (first cause wins) and fails every pending call.
-func (c *Client) fail(oe *OperationError) {
+func errClosed() *OperationError {
+	return NewError("", PhaseTeardown, CodeSessionEnded, RetryNever, NotAttempted, "the client is closed")
+}
+
+func (c *Conn) breakProtocol(msg string, cause error) {
+	c.fail(NewError("", PhaseExecute, CodeProtocolError, RetryUnsafe, Unknown, "%s", msg).WithCause(cause))
+	go c.broken()
+}
+
+// fail marks the Conn dead (first cause wins) and fails every pending call.
+func (c *Conn) fail(oe *OperationError) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dead != nil {
@@ -178,10 +185,18 @@ func (c *Client) fail(oe *OperationError) {
 	}
 }
 
+// startClosing marks the Conn closing and says whether the worker was still there.
+func (c *Conn) startClosing() (alive bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closing = true
+	return c.dead == nil
+}
+
 // Call sends one request and waits for its response, the operation's deadline, the caller's
 // context or the worker's death, whichever comes first. When the wait ends early a cancel
 // frame is sent: ending the wait is not ending the remote work, the frame is.
-func (c *Client) Call(ctx context.Context, op Operation, octx *OperationContext) (Result, error) {
+func (c *Conn) Call(ctx context.Context, op Operation, octx *OperationContext) (Result, error) {
 	name := op.OpName()
 	if err := op.Validate(); err != nil {
 		return nil, AsOperationError(name, err)
@@ -240,14 +255,14 @@ func (c *Client) Call(ctx context.Context, op Operation, octx *OperationContext)
 	}
 }
 
-func (c *Client) waitEnded(op Operation, code Code, msg string) *OperationError {
+func (c *Conn) waitEnded(op Operation, code Code, msg string) *OperationError {
 	if op.Mutates() {
 		return NewError(op.OpName(), PhaseExecute, code, RetryUnsafe, Unknown, "%s", msg)
 	}
 	return NewError(op.OpName(), PhaseExecute, code, RetrySafe, NotAttempted, "%s", msg)
 }
 
-func (c *Client) decode(op Operation, rf responseFrame) (Result, error) {
+func (c *Conn) decode(op Operation, rf responseFrame) (Result, error) {
 	if rf.Error != nil {
 		oe := *rf.Error
 		if oe.Code == CodeWorkerCrashed || oe.Code == CodeProtocolError {
@@ -268,37 +283,31 @@ func (c *Client) decode(op Operation, rf responseFrame) (Result, error) {
 	return res, nil
 }
 
-func (c *Client) forget(id string) {
+func (c *Conn) forget(id string) {
 	c.mu.Lock()
 	delete(c.pending, id)
 	c.mu.Unlock()
 }
 
 // abandon stops waiting for id and asks the worker to cancel it.
-func (c *Client) abandon(id string) {
+func (c *Conn) abandon(id string) {
 	c.forget(id)
 	_ = c.w.WriteFrame(cancelFrame{V: Version, Cancel: id})
 }
 
-// Close asks the worker to close (bounded by the request budget), then stops its process
-// group: TERM, a grace period, KILL. It is idempotent and waits for teardown.
-func (c *Client) Close() error {
+// Close asks the worker to close (bounded by the request budget) unless it is already gone,
+// fails later calls session_ended, and closes the writer, so the worker reads the end of its
+// input; it returns the writer's Close error. It is idempotent. What is behind the streams
+// is the owner's to stop.
+func (c *Conn) Close() error {
 	c.closeOnce.Do(func() {
-		c.mu.Lock()
-		alive := c.dead == nil
-		c.mu.Unlock()
-		if alive {
+		if c.startClosing() {
 			ctx, cancel := context.WithTimeout(context.Background(), budgets.Request.Default)
 			_, _ = c.Call(ctx, &Close{}, nil)
 			cancel()
 		}
-		_ = c.proc.Stdin.Close()
-		select {
-		case <-c.proc.Done():
-		case <-time.After(budgets.ProcessStopGrace.Default):
-		}
-		c.closeErr = c.proc.Stop(budgets.ProcessStopGrace.Default)
-		c.fail(NewError("", PhaseTeardown, CodeSessionEnded, RetryNever, NotAttempted, "the client is closed"))
+		c.fail(errClosed())
+		c.closeErr = c.closer.Close()
 	})
 	return c.closeErr
 }

@@ -1,0 +1,71 @@
+package runtime
+
+import (
+	"context"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/process"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// workerProc is the session's worker: a process this runtime owns, spoken to through a
+// transport.Conn over its stdin and stdout.
+type workerProc struct {
+	*transport.Conn
+	proc *process.Process
+}
+
+// startWorker starts the worker and waits for its ready frame within the worker-readiness
+// budget. path is the executable, used exactly as given (never looked up on PATH); empty
+// means this binary itself (os.Executable) with the "worker" subcommand before args. log
+// receives the worker's stderr (nil discards). On any failure the worker's process group
+// is stopped before returning.
+func startWorker(ctx context.Context, path string, args []string, log io.Writer) (*workerProc, error) {
+	if path == "" {
+		self, err := os.Executable()
+		if err != nil {
+			return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "cannot find this executable to start the worker").WithCause(err)
+		}
+		path, args = self, append([]string{"worker"}, args...)
+	}
+	proc, err := process.Start(process.Spec{Path: path, Args: args, Stdin: true, Stdout: true, OutputSink: log})
+	if err != nil {
+		return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "the worker could not be started").WithCause(err)
+	}
+	conn, err := transport.NewConn(ctx, proc.Stdout, proc.Stdin, transport.ConnOptions{
+		// The worker's output ends when it dies: its exit says how.
+		Gone:   func() string { <-proc.Done(); return "the worker exited (" + exitDescription(proc) + ")" },
+		Broken: func() { _ = proc.Kill() },
+	})
+	if err != nil {
+		_ = proc.Kill()
+		return nil, err
+	}
+	return &workerProc{Conn: conn, proc: proc}, nil
+}
+
+func exitDescription(p *process.Process) string {
+	if sig := p.Signal(); sig != "" {
+		return "signal: " + sig
+	}
+	return "exit code " + strconv.Itoa(p.ExitCode())
+}
+
+// Pid is the worker's process id (for tests and diagnostics).
+func (w *workerProc) Pid() int { return w.proc.Pid() }
+
+// Close asks the worker to close (bounded by the request budget) and ends its input, then
+// stops its process group: a grace period to exit, then TERM, a grace period, KILL. It
+// waits for teardown.
+func (w *workerProc) Close() error {
+	_ = w.Conn.Close()
+	select {
+	case <-w.proc.Done():
+	case <-time.After(budgets.ProcessStopGrace.Default):
+	}
+	return w.proc.Stop(budgets.ProcessStopGrace.Default)
+}
