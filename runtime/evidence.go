@@ -27,8 +27,8 @@ type EvidenceOptions struct {
 const failureEvidenceMargin = 500 * time.Millisecond
 
 // withFailureEvidence captures evidence for a failed operation, best effort and within the
-// failure-evidence budget. The original error is returned unchanged but for the evidence
-// lists; nothing is retried.
+// failure-evidence budget. The error comes back unchanged, with the evidence beside it in a
+// *transport.EvidencedError (read with transport.EvidenceOf); nothing is retried.
 func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 	if r.evidence == nil || !r.evidence.OnFailure {
 		return err
@@ -37,7 +37,7 @@ func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 	case transport.OpCaptureEvidence, transport.OpClose, transport.OpNarrowOriginPolicy:
 		return err
 	}
-	oe := *transport.AsOperationError(op.OpName(), err)
+	oe := transport.AsOperationError(op.OpName(), err)
 	switch oe.Code {
 	case transport.CodeWorkerCrashed, transport.CodeCancelled, transport.CodeInvalidRequest, transport.CodeBudgetExceeded:
 		return err // no page to show, or nothing reached it
@@ -54,12 +54,10 @@ func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 	}
 	res, cerr := r.client.Call(ctx, req, nil)
 	if cerr != nil {
-		oe.EvidenceUnavailable = []transport.UnavailablePart{{Part: "evidence", Code: transport.AsOperationError("", cerr).Code, Message: "failure evidence could not be captured"}}
-		return &oe
+		return transport.WithEvidence(oe, nil, []transport.UnavailablePart{{Part: "evidence", Code: transport.AsOperationError("", cerr).Code, Message: "failure evidence could not be captured"}})
 	}
 	ev := r.commitEvidence(r.evidence.RunID, res.(*transport.CaptureEvidenceResult))
-	oe.Evidence, oe.EvidenceUnavailable = ev.Artifacts, ev.Unavailable
-	return &oe
+	return transport.WithEvidence(oe, ev.Artifacts, ev.Unavailable)
 }
 
 func (r *Runtime) evidenceLabel(op transport.Operation) string {

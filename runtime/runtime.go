@@ -237,7 +237,8 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 	err = r.browserDied(op, err)
 	res, err = r.withProxyBlocked(name, res, err)
 	if err != nil {
-		return nil, r.scrubError(name, r.withFailureEvidence(op, err))
+		// Scrubbed first: the evidence beside the error is metadata the runtime wrote.
+		return nil, r.withFailureEvidence(op, r.scrubError(name, err))
 	}
 	if ev, ok := res.(*transport.CaptureEvidenceResult); ok {
 		res = r.commitEvidence(op.(*transport.CaptureEvidence).RunID, ev)

@@ -100,11 +100,8 @@ type OperationError struct {
 	// Dialogs lists the JavaScript dialogs answered during the operation (and since the
 	// previous one).
 	Dialogs []Dialog `json:"dialogs,omitempty"`
-	// Evidence is the failure evidence the runtime committed for this failure (metadata
-	// only), and EvidenceUnavailable the parts it could not keep. Neither ever replaces
-	// the code or message above.
-	Evidence            []ArtifactMeta    `json:"evidence,omitempty"`
-	EvidenceUnavailable []UnavailablePart `json:"evidenceUnavailable,omitempty"`
+	// The failure evidence the runtime keeps for a failure travels beside it, in an
+	// *EvidencedError (evidenceerror.go), never in these fields.
 
 	cause error // local only; never crosses the wire or reaches a message
 }

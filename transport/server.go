@@ -336,7 +336,7 @@ func (s *server) finish(j *job, res Result, err error) {
 	s.mu.Unlock()
 	j.cancel()
 	if err != nil {
-		s.replyError(j.id, AsOperationError(j.op.OpName(), err))
+		s.replyFailure(j.id, j.op.OpName(), err)
 		return
 	}
 	raw, merr := marshalCompact(res)
@@ -347,6 +347,12 @@ func (s *server) finish(j *job, res Result, err error) {
 	_ = s.w.WriteFrame(responseFrame{V: Version, ID: j.id, Result: raw, Posture: PostureOK})
 }
 
-func (s *server) replyError(id string, oe *OperationError) {
-	_ = s.w.WriteFrame(responseFrame{V: Version, ID: id, Error: oe, Posture: PostureOf(oe)})
+func (s *server) replyError(id string, oe *OperationError) { s.replyFailure(id, oe.Operation, oe) }
+
+// replyFailure writes op's failure with the evidence kept beside it, inside the error object.
+func (s *server) replyFailure(id, op string, err error) {
+	oe := AsOperationError(op, err)
+	evidence, unavailable := EvidenceOf(err)
+	_ = s.w.WriteFrame(errorFrame{V: Version, ID: id, Posture: PostureOf(oe),
+		Error: wireError{OperationError: oe, Evidence: evidence, EvidenceUnavailable: unavailable}})
 }
