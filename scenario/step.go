@@ -80,7 +80,7 @@ func parseStep(op *Operation, path string, base *url.URL) (*Step, error) {
 	if st.Target != nil {
 		act.Target = *st.Target
 	}
-	if err := act.Validate(); err != nil {
+	if err := transport.Validate(&act); err != nil {
 		oe := transport.AsOperationError(OpStep, err)
 		return nil, fail(path+".step"+strings.TrimPrefix(oe.Path, "request"), oe.Message)
 	}

@@ -193,8 +193,8 @@ func (s *server) handleLine(line []byte) {
 		s.replyError(rf.ID, frameError(rf.Op, err))
 		return
 	}
-	if err := op.Validate(); err != nil {
-		s.replyError(rf.ID, AsOperationError(rf.Op, err))
+	if err := Validate(op); err != nil {
+		s.replyFailure(rf.ID, rf.Op, err)
 		return
 	}
 	var budget time.Duration

@@ -8,6 +8,18 @@ import (
 	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
+// Validate refuses a malformed request before anything is attempted: the operation's own
+// Validate, as an *OperationError naming the operation (invalid_request or budget_exceeded,
+// with the field path). It is the one check at each process boundary — Serve decoding a
+// frame, runtime.Runtime.Call for library callers, the scenario parser — and a request is
+// not validated again inside the same process.
+func Validate(op Operation) error {
+	if err := op.Validate(); err != nil {
+		return AsOperationError(op.OpName(), err)
+	}
+	return nil
+}
+
 // maxTabLen bounds a tab handle; handles are short opaque strings.
 const maxTabLen = 128
 
