@@ -182,7 +182,7 @@ func (s *server) handleLine(line []byte) {
 	}
 	op, ok := NewOperation(rf.Op)
 	if !ok {
-		s.replyError(rf.ID, Invalid(rf.Op, "op", "unknown operation %q", truncate(rf.Op, 64)))
+		s.replyError(rf.ID, Invalid(rf.Op, "op", "unknown operation %q", Clip(rf.Op, 64)))
 		return
 	}
 	raw := rf.Request
@@ -215,16 +215,6 @@ func frameError(op string, err error) *OperationError {
 		return Invalid(op, se.Path, "%s", se.Message)
 	}
 	return Invalid(op, "", "malformed frame")
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 func (s *server) enqueue(j *job) {

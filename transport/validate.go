@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"regexp"
 	"strconv"
 	"unicode/utf8"
 
@@ -216,13 +215,6 @@ func validKey(k string) bool {
 }
 
 func (r WaitPopup) Validate() error { return checkTab(OpWaitPopup, "request.opener", r.Opener, false) }
-
-// idPattern is what run ids and operation names in evidence requests may look like: they end
-// up in artifact paths, so nothing that could climb or hide a path passes.
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
-
-// ValidID reports whether s is a usable run id or operation name (not "." or "..").
-func ValidID(s string) bool { return idPattern.MatchString(s) && s != "." && s != ".." }
 
 // MaxRedactionRules bounds the rules one capture applies.
 const MaxRedactionRules = 32

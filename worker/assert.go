@@ -95,9 +95,9 @@ func assertionFailed(r *transport.Assert, last pageText, attempts int) error {
 	case transport.AssertOrigin:
 		msg = "origin did not equal " + quote(r.Value) + " " + within + " (page origin " + quote(policy.OriginOf(last.URL)) + ")"
 	case transport.AssertTitle:
-		msg = "title did not equal " + quote(r.Value) + " " + within + " (title is " + quote(clipRunes(last.Title, 200)) + ")"
+		msg = "title did not equal " + quote(r.Value) + " " + within + " (title is " + quote(transport.ClipChars(last.Title, 200)) + ")"
 	case transport.AssertTitleContains:
-		msg = "title did not contain " + quote(r.Value) + " " + within + " (title is " + quote(clipRunes(last.Title, 200)) + ")"
+		msg = "title did not contain " + quote(r.Value) + " " + within + " (title is " + quote(transport.ClipChars(last.Title, 200)) + ")"
 	default:
 		msg = "text " + quote(r.Value) + " did not appear " + within
 	}
