@@ -89,7 +89,7 @@ const (
 	WorkerMemoryCeiling     = 150 << 20
 )
 
-// ResolveLimit returns the value to use for a request of want (0 means the default); a
+// Resolve returns the value to use for a request of want (0 means the default); a
 // request over the ceiling or below zero is refused.
 func (l Limit) Resolve(want int) (int, error) {
 	if want == 0 {

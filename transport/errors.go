@@ -44,15 +44,6 @@ const (
 	CodeInternal             Code = "internal"
 )
 
-// Codes is the documented list, in the order docs/protocol.md gives it.
-var Codes = []Code{CodeInvalidRequest, CodeBudgetExceeded, CodeTimeout, CodeOriginDenied,
-	CodeEgressDenied, CodeTabNotFound, CodeStaleDocument, CodeElementNotFound, CodeElementAmbiguous,
-	CodeElementNotActionable, CodeAssertionFailed, CodePostconditionFailed, CodeNavigationFailed,
-	CodePageRefused, CodeHandoffRequired, CodeRedactionNotProven, CodeArtifactTooLarge,
-	CodeWorkerCrashed, CodeProtocolError, CodeLaunchFailed, CodeBrowserCrashed, CodeSessionExpired,
-	CodeSessionEnded, CodeSessionNotOwned, CodeSessionBusy, CodeSessionNotFound, CodeModelRequired,
-	CodeFixtureNotReady, CodeFixturePortInUse, CodeHookFailed, CodeCancelled, CodeInternal}
-
 // Phase says where in an operation's life it failed.
 type Phase string
 
