@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"strconv"
-	"time"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -21,10 +20,6 @@ type EvidenceOptions struct {
 	// OnFailure captures evidence automatically when an operation fails.
 	OnFailure bool
 }
-
-// failureEvidenceMargin is how long failure evidence waits for the worker's answer beyond
-// the worker's own budget: a round trip and the payloads' transfer.
-const failureEvidenceMargin = 500 * time.Millisecond
 
 // withFailureEvidence captures evidence for a failed operation, best effort and within the
 // failure-evidence budget. The error comes back unchanged, with the evidence beside it in a
@@ -43,9 +38,9 @@ func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 		return err // no page to show, or nothing reached it
 	}
 	// The capture gets the failure-evidence budget (2 s, which is also the screenshot floor)
-	// in the worker, and its answer at most failureEvidenceMargin more: a hung page delays a
+	// in the worker, and its answer at most budgets.FailureEvidenceMargin more: a hung page delays a
 	// failure by 2.5 s at most (the client's own deadline would allow 2 s more).
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.FailureEvidence.Default+failureEvidenceMargin)
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.FailureEvidence.Default+budgets.FailureEvidenceMargin)
 	defer cancel()
 	req := &transport.CaptureEvidence{RunID: r.evidence.RunID, Operation: r.evidenceLabel(op), Redaction: r.evidence.Redaction,
 		BudgetMs: int(budgets.FailureEvidence.Default.Milliseconds())}

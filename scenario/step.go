@@ -1,11 +1,13 @@
 package scenario
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
@@ -58,8 +60,8 @@ func parseStep(op *Operation, path string, base *url.URL) (*Step, error) {
 	if err := strictjson.DecodeAt(op.Step, &st, path+".step"); err != nil {
 		return nil, fromStrict(err)
 	}
-	if st.Instruction = strings.TrimSpace(st.Instruction); st.Instruction == "" || utf8.RuneCountInString(st.Instruction) > 500 {
-		return nil, fail(path+".step.instruction", "expected 1–500 characters naming the element")
+	if st.Instruction = strings.TrimSpace(st.Instruction); st.Instruction == "" || utf8.RuneCountInString(st.Instruction) > budgets.StepInstructionChars {
+		return nil, fail(path+".step.instruction", fmt.Sprintf("expected 1–%d characters naming the element", budgets.StepInstructionChars))
 	}
 	switch st.Postcondition.Kind {
 	case "text", "origin", "title":

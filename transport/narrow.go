@@ -1,5 +1,7 @@
 package transport
 
+import "github.com/fastbrowser/fastbrowser/budgets"
+
 // OpNarrowOriginPolicy names the operation that computes a narrowed per-call context.
 const OpNarrowOriginPolicy = "narrowOriginPolicy"
 
@@ -27,8 +29,8 @@ func (r NarrowOriginPolicy) Validate() error {
 	if len(r.Origins) == 0 {
 		return Invalid(OpNarrowOriginPolicy, "request.origins", "expected at least one exact origin; narrowing is deny by default")
 	}
-	if len(r.Origins) > 64 {
-		return Invalid(OpNarrowOriginPolicy, "request.origins", "more than 64 origins")
+	if len(r.Origins) > budgets.NarrowOrigins {
+		return Invalid(OpNarrowOriginPolicy, "request.origins", "more than %d origins", budgets.NarrowOrigins)
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package transport
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+)
 
 // Version is the protocol version every frame carries as "v".
 const Version = 1
@@ -62,4 +66,4 @@ type ReadyInfo struct {
 }
 
 // maxIDLen bounds a request id so an error frame echoing it stays small.
-const maxIDLen = 64
+const maxIDLen = budgets.RequestIDBytes

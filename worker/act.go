@@ -169,7 +169,7 @@ func (w *Worker) pollState(ctx context.Context, t *tab, el *element, cond func(e
 		select {
 		case <-ctx.Done():
 			return st, false
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(budgets.ActPoll):
 		}
 	}
 }
@@ -210,7 +210,7 @@ func (w *Worker) typeText(ctx context.Context, t *tab, el *element, text *transp
 		select {
 		case <-ctx.Done():
 			return transport.Unknown, nil
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(budgets.ActPoll):
 		}
 	}
 }
