@@ -19,9 +19,9 @@ func checkID(what, s string) error {
 	if validID(s) {
 		return nil
 	}
-	shown := s
-	if len(shown) > 64 {
-		shown = shown[:64] + "..."
+	shown, cut := transport.ClipBytes(s, 64)
+	if cut {
+		shown += "..."
 	}
 	return fmt.Errorf("artifacts: refused %s %q (%d bytes): %w: must be 1–64 characters of A-Z a-z 0-9 . _ - and not \".\" or \"..\"",
 		what, shown, len(s), ErrBadID)

@@ -1,6 +1,8 @@
-// Package budgets owns every timeout's default, floor and hard ceiling, and the artifact size
-// limits. Nothing in fastbrowser waits without a budget from here, and a request for more than
-// a ceiling is refused (budget_exceeded), never clamped.
+// Package budgets owns every timeout's default, floor and hard ceiling, the fixed waits inside
+// them (margins, reserves, poll intervals, the egress proxy's network timeouts: waits.go),
+// and every size limit (artifacts and frames here; request fields, bounded copies and files
+// read back: sizes.go). Nothing in fastbrowser waits without a budget from here, and a
+// request for more than a ceiling is refused (budget_exceeded), never clamped.
 package budgets
 
 import (
@@ -89,7 +91,7 @@ const (
 	WorkerMemoryCeiling     = 150 << 20
 )
 
-// ResolveLimit returns the value to use for a request of want (0 means the default); a
+// Resolve returns the value to use for a request of want (0 means the default); a
 // request over the ceiling or below zero is refused.
 func (l Limit) Resolve(want int) (int, error) {
 	if want == 0 {

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"strconv"
-	"time"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -22,13 +21,9 @@ type EvidenceOptions struct {
 	OnFailure bool
 }
 
-// failureEvidenceMargin is how long failure evidence waits for the worker's answer beyond
-// the worker's own budget: a round trip and the payloads' transfer.
-const failureEvidenceMargin = 500 * time.Millisecond
-
 // withFailureEvidence captures evidence for a failed operation, best effort and within the
-// failure-evidence budget. The original error is returned unchanged but for the evidence
-// lists; nothing is retried.
+// failure-evidence budget. The error comes back unchanged, with the evidence beside it in a
+// *transport.EvidencedError (read with transport.EvidenceOf); nothing is retried.
 func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 	if r.evidence == nil || !r.evidence.OnFailure {
 		return err
@@ -36,15 +31,15 @@ func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 	if transport.SpecOf(op).NoFailureEvidence {
 		return err
 	}
-	oe := *transport.AsOperationError(op.OpName(), err)
+	oe := transport.AsOperationError(op.OpName(), err)
 	switch oe.Code {
 	case transport.CodeWorkerCrashed, transport.CodeCancelled, transport.CodeInvalidRequest, transport.CodeBudgetExceeded:
 		return err // no page to show, or nothing reached it
 	}
 	// The capture gets the failure-evidence budget (2 s, which is also the screenshot floor)
-	// in the worker, and its answer at most failureEvidenceMargin more: a hung page delays a
+	// in the worker, and its answer at most budgets.FailureEvidenceMargin more: a hung page delays a
 	// failure by 2.5 s at most (the client's own deadline would allow 2 s more).
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.FailureEvidence.Default+failureEvidenceMargin)
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.FailureEvidence.Default+budgets.FailureEvidenceMargin)
 	defer cancel()
 	req := &transport.CaptureEvidence{RunID: r.evidence.RunID, Operation: r.evidenceLabel(op), Redaction: r.evidence.Redaction,
 		BudgetMs: int(budgets.FailureEvidence.Default.Milliseconds())}
@@ -53,12 +48,10 @@ func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 	}
 	res, cerr := r.client.Call(ctx, req, nil)
 	if cerr != nil {
-		oe.EvidenceUnavailable = []transport.UnavailablePart{{Part: "evidence", Code: transport.AsOperationError("", cerr).Code, Message: "failure evidence could not be captured"}}
-		return &oe
+		return transport.WithEvidence(oe, nil, []transport.UnavailablePart{{Part: "evidence", Code: transport.AsOperationError("", cerr).Code, Message: "failure evidence could not be captured"}})
 	}
 	ev := r.commitEvidence(r.evidence.RunID, res.(*transport.CaptureEvidenceResult))
-	oe.Evidence, oe.EvidenceUnavailable = ev.Artifacts, ev.Unavailable
-	return &oe
+	return transport.WithEvidence(oe, ev.Artifacts, ev.Unavailable)
 }
 
 func (r *Runtime) evidenceLabel(op transport.Operation) string {

@@ -66,8 +66,9 @@ func TestFailureEvidenceRedacted(t *testing.T) {
 	if oe.Code != transport.CodeAssertionFailed {
 		t.Fatalf("error %v, want assertion_failed", err)
 	}
+	evidence, unavailable := transport.EvidenceOf(err)
 	kinds := map[string]artifacts.Meta{}
-	for _, m := range oe.Evidence {
+	for _, m := range evidence {
 		kinds[m.Kind] = m
 		if !m.LocalOnly || m.ModelForwarded || m.SHA256 == "" {
 			t.Errorf("metadata %+v", m)
@@ -75,7 +76,7 @@ func TestFailureEvidenceRedacted(t *testing.T) {
 	}
 	for _, k := range []string{"screenshot", "console", "network", "outline"} {
 		if _, ok := kinds[k]; !ok {
-			t.Fatalf("no %s evidence: %+v unavailable %+v", k, oe.Evidence, oe.EvidenceUnavailable)
+			t.Fatalf("no %s evidence: %+v unavailable %+v", k, evidence, unavailable)
 		}
 	}
 	console, err := os.ReadFile(filepath.Join(store.Root(), kinds["console"].Path))
@@ -125,17 +126,18 @@ func TestRedactionNotProven(t *testing.T) {
 	if oe.Code != transport.CodeAssertionFailed {
 		t.Fatalf("error %v, want assertion_failed", err)
 	}
-	for _, m := range oe.Evidence {
+	evidence, unavailable := transport.EvidenceOf(err)
+	for _, m := range evidence {
 		if m.Kind == "screenshot" {
 			t.Fatalf("a screenshot was kept: %+v", m)
 		}
 	}
 	found := false
-	for _, u := range oe.EvidenceUnavailable {
+	for _, u := range unavailable {
 		found = found || u.Part == "screenshot" && u.Code == transport.CodeRedactionNotProven
 	}
 	if !found {
-		t.Fatalf("unavailable %+v", oe.EvidenceUnavailable)
+		t.Fatalf("unavailable %+v", unavailable)
 	}
 }
 
@@ -157,14 +159,15 @@ func TestFailureEvidenceHungPage(t *testing.T) {
 	if oe.Code == "" || oe.Code == transport.CodeInternal {
 		t.Fatalf("error %v", err)
 	}
+	evidence, unavailable := transport.EvidenceOf(err)
 	timedOut := false
-	for _, u := range oe.EvidenceUnavailable {
+	for _, u := range unavailable {
 		timedOut = timedOut || u.Code == transport.CodeTimeout
 	}
 	if !timedOut {
-		t.Fatalf("evidence %+v unavailable %+v: expected parts to time out", oe.Evidence, oe.EvidenceUnavailable)
+		t.Fatalf("evidence %+v unavailable %+v: expected parts to time out", evidence, unavailable)
 	}
-	t.Logf("error %s; evidence %d parts, unavailable %+v", oe.Code, len(oe.Evidence), oe.EvidenceUnavailable)
+	t.Logf("error %s; evidence %d parts, unavailable %+v", oe.Code, len(evidence), unavailable)
 }
 
 func mustJSONString(s string) string {
@@ -191,9 +194,10 @@ func openWithEvidenceOrigins(t *testing.T, origins []string, rules []transport.R
 }
 
 // evidencePNG decodes the screenshot a failure's evidence kept.
-func evidencePNG(t *testing.T, store *artifacts.Store, oe *transport.OperationError) image.Image {
+func evidencePNG(t *testing.T, store *artifacts.Store, failure error) image.Image {
 	t.Helper()
-	for _, m := range oe.Evidence {
+	evidence, unavailable := transport.EvidenceOf(failure)
+	for _, m := range evidence {
 		if m.Kind != "screenshot" {
 			continue
 		}
@@ -208,7 +212,7 @@ func evidencePNG(t *testing.T, store *artifacts.Store, oe *transport.OperationEr
 		}
 		return img
 	}
-	t.Fatalf("no screenshot kept: evidence %+v, unavailable %+v", oe.Evidence, oe.EvidenceUnavailable)
+	t.Fatalf("no screenshot kept: evidence %+v, unavailable %+v", evidence, unavailable)
 	return nil
 }
 

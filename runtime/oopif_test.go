@@ -107,12 +107,12 @@ func TestRedactionInOutOfProcessFrame(t *testing.T) {
 }
 
 // failAssert fails an assertion, which captures failure evidence, and returns the error.
-func failAssert(t *testing.T, rt transport.Caller) *transport.OperationError {
+func failAssert(t *testing.T, rt transport.Caller) error {
 	t.Helper()
 	_, err := transport.Dispatch(bg, rt, transport.Assert{Kind: transport.AssertTitle, Value: "never this title", Wait: "none"})
 	oe := transport.AsOperationError("", err)
 	if oe == nil || oe.Code != transport.CodeAssertionFailed {
 		t.Fatalf("error %v, want assertion_failed", err)
 	}
-	return oe
+	return err
 }

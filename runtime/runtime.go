@@ -181,18 +181,27 @@ func (r *Runtime) Attached() bool { return r.browser == nil }
 // WorkerPid is the worker's process id (tests use it to inject a crash).
 func (r *Runtime) WorkerPid() int { return r.client.Pid() }
 
-// Handle lets a Runtime serve protocol v1 (see transport.Serve).
+// Handle lets a Runtime serve protocol v1 (see transport.Serve). Serve validated the request
+// when it decoded the frame, so it is not validated again.
 func (r *Runtime) Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
-	return r.Call(ctx, op, octx)
+	return r.call(ctx, op, octx)
 }
 
-// Call validates op, applies the origin policy and translates tab handles, then runs it on
-// the worker. Calls are serialised: a second caller waits its turn within its own context.
+// Call validates op (the library's entry point: transport.Validate), applies the origin
+// policy and translates tab handles, then runs it on the worker. The caller's op is left as
+// it was. Calls are serialised: a second caller waits its turn within its own context.
 func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
-	name := op.OpName()
-	if err := op.Validate(); err != nil {
-		return nil, transport.AsOperationError(name, err)
+	if err := transport.Validate(op); err != nil {
+		return nil, err
 	}
+	return r.call(ctx, op, octx)
+}
+
+// call runs a validated request. It works on its own copy: the caller's value never comes
+// back holding a worker target id, a resolved secret or merged redaction rules.
+func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
+	op = ownCopy(op)
+	name := op.OpName()
 	pol, err := r.effective(name, octx)
 	if err != nil {
 		return nil, err
@@ -237,7 +246,8 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 	err = r.browserDied(op, err)
 	res, err = r.withProxyBlocked(name, res, err)
 	if err != nil {
-		return nil, r.scrubError(name, r.withFailureEvidence(op, err))
+		// Scrubbed first: the evidence beside the error is metadata the runtime wrote.
+		return nil, r.withFailureEvidence(op, r.scrubError(name, err))
 	}
 	if ev, ok := res.(*transport.CaptureEvidenceResult); ok {
 		res = r.commitEvidence(op.(*transport.CaptureEvidence).RunID, ev)
@@ -253,7 +263,8 @@ func (r *Runtime) effective(op string, octx *transport.OperationContext) (policy
 	return r.narrow(op, "context.origins", octx.Origins)
 }
 
-// toTargets rewrites the request's tab handles to worker target IDs in place.
+// toTargets rewrites the request's tab handles to worker target IDs in place (in call's own
+// copy of the request).
 func (r *Runtime) toTargets(op string, req transport.Operation) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"regexp"
 	"strconv"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -52,9 +51,6 @@ func overCeiling(path string, ms int64, b budgets.Budget) error {
 }
 
 func quote(s string) string { return strconv.Quote(s) }
-
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
-var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
 
 // Loaded is a parsed, validated scenario file ready to run.
 type Loaded struct {
@@ -111,7 +107,7 @@ func parse(data []byte, o Overrides) (*Loaded, error) {
 	if f.Version != FileVersion {
 		return nil, fail("version", fmt.Sprintf("unsupported version %d; this build reads version %d", f.Version, FileVersion))
 	}
-	if !idPattern.MatchString(f.ID) || f.ID == "." || f.ID == ".." {
+	if !transport.ValidID(f.ID) {
 		return nil, fail("id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
 	}
 	if err := checkBudgets(f.Budgets); err != nil {
@@ -253,7 +249,7 @@ func checkCommand(c *Command, path string, hook bool) error {
 		}
 	}
 	for name := range c.Env {
-		if !envNamePattern.MatchString(name) {
+		if !transport.ValidEnvName(name) {
 			return fail(path+".env", "variable name "+quote(name)+" is not a valid environment name")
 		}
 	}
@@ -318,7 +314,7 @@ func checkOperations(ops []Operation, base *url.URL) error {
 		op := &ops[i]
 		path := "operations[" + strconv.Itoa(i) + "]"
 		if op.ID != "" {
-			if !idPattern.MatchString(op.ID) {
+			if !transport.IDShaped(op.ID) {
 				return fail(path+".id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
 			}
 			if j, dup := ids[op.ID]; dup {
@@ -378,7 +374,7 @@ func checkOperations(ops []Operation, base *url.URL) error {
 			}
 			placeholder = "ref"
 		}
-		if err := fr.bind(placeholder).Validate(); err != nil {
+		if err := transport.Validate(fr.bind(placeholder)); err != nil {
 			oe := transport.AsOperationError(op.Op, err)
 			return fail(path+"."+oe.Path, oe.Message)
 		}
@@ -451,9 +447,5 @@ func checkNarrowing(fr *fileRequest, path string) error {
 	return nil
 }
 
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
-}
+// clip bounds a value quoted in a message.
+func clip(s string) string { return transport.Clip(s, 40) }

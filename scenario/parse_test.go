@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenarios"
@@ -269,5 +270,19 @@ func TestParseResolvesAssertURL(t *testing.T) {
 	var ve *ValidationError
 	if !errors.As(err, &ve) || ve.Path != "operations[0].request.value" || !strings.Contains(ve.Message, "fixture.baseUrl") {
 		t.Fatalf("relative url assertion without a base: %v", err)
+	}
+}
+
+// TestParseRefusalNeverSplitsACharacter: a long value quoted in a refusal is cut short on a
+// character boundary (the cut once fell on a byte count and split "é").
+func TestParseRefusalNeverSplitsACharacter(t *testing.T) {
+	op := "a" + strings.Repeat("é", 30)
+	_, err := Parse([]byte(edit(t, `"op": "read"`, `"op": "`+op+`"`)))
+	var ve *ValidationError
+	if !errors.As(err, &ve) || ve.Path != "operations[3].op" {
+		t.Fatalf("err = %v, want a refusal of operations[3].op", err)
+	}
+	if !utf8.ValidString(ve.Message) || !strings.Contains(ve.Message, `"a`+strings.Repeat("é", 19)+`…"`) {
+		t.Fatalf("message %q: want the op cut to 39 bytes, whole characters, and marked", ve.Message)
 	}
 }

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"time"
 
 	"github.com/sethvargo/go-retry"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
 // probeClient never follows redirects (readiness is one GET against one URL) and never
@@ -21,7 +22,7 @@ var probeClient = &http.Client{
 
 // probeOnce sends one GET and reports the status (0 when nothing answered).
 func probeOnce(ctx context.Context, url string) int {
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	ctx, cancel := context.WithTimeout(ctx, budgets.ReadinessProbe)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
@@ -31,7 +32,7 @@ func probeOnce(ctx context.Context, url string) int {
 	if err != nil {
 		return 0
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, budgets.ReadinessBodyBytes))
 	_ = resp.Body.Close()
 	return resp.StatusCode
 }
@@ -43,7 +44,7 @@ var errNotReady = errors.New("not ready")
 // last status the server answered, 0 when it never answered: a probe cut off by the deadline
 // does not hide an earlier answer (the error then says "answered 503", not "did not answer").
 func waitReady(ctx context.Context, url string, want int, exited <-chan struct{}) (last int, err error) {
-	b := retry.WithCappedDuration(500*time.Millisecond, retry.NewExponential(50*time.Millisecond))
+	b := retry.WithCappedDuration(budgets.ReadinessBackoffCap, retry.NewExponential(budgets.ReadinessBackoff))
 	err = retry.Do(ctx, b, func(ctx context.Context) error {
 		select {
 		case <-exited:

@@ -258,13 +258,7 @@ func (s *runState) operations(ctx context.Context, rt *runtime.Runtime) error {
 		or.DurationMs = time.Since(started).Milliseconds()
 		or.Posture = transport.PostureOf(err)
 		if err != nil {
-			or.Status = StatusFailed
-			oe := *transport.AsOperationError(op.Op, err)
-			// Evidence is listed on the operation, once; the error stays as it was.
-			or.Evidence, or.EvidenceUnavailable = oe.Evidence, oe.EvidenceUnavailable
-			oe.Evidence, oe.EvidenceUnavailable = nil, nil
-			or.Error = &oe
-			or.Blocked, or.Dialogs = or.Error.Blocked, or.Error.Dialogs
+			or.failed(op.Op, err)
 			s.rep.Status = StatusFailed
 			return nil
 		}
@@ -273,6 +267,16 @@ func (s *runState) operations(ctx context.Context, rt *runtime.Runtime) error {
 		or.Result = encodeResult(res)
 	}
 	return nil
+}
+
+// failed records an operation's failure: the error as it was, and the failure evidence the
+// runtime kept beside it listed on the operation, once.
+func (or *OperationReport) failed(op string, err error) {
+	or.Status = StatusFailed
+	oe := *transport.AsOperationError(op, err)
+	or.Error = &oe
+	or.Evidence, or.EvidenceUnavailable = transport.EvidenceOf(err)
+	or.Blocked, or.Dialogs = or.Error.Blocked, or.Error.Dialogs
 }
 
 func (s *runState) usesInitialTab() bool {

@@ -18,7 +18,7 @@ func runStep(ctx context.Context, c transport.Caller, st *Step) (transport.Resul
 	failed := func(err error) error {
 		oe := transport.AsOperationError(OpStep, err)
 		oe.Dialogs = append(res.Dialogs, oe.Dialogs...)
-		return oe
+		return transport.KeepEvidence(oe, err)
 	}
 	var tg transport.Target
 	if st.Target != nil {
@@ -68,5 +68,5 @@ func asStep(err error, mut transport.MutationState) error {
 	if mut != "" {
 		oe.MutationState, oe.Retry = mut, transport.RetryUnsafe
 	}
-	return &oe
+	return transport.KeepEvidence(&oe, err)
 }

@@ -197,17 +197,12 @@ func scenarioError(code transport.Code, format string, args ...any) *transport.O
 
 // Output logs: a bounded copy of one hook's or the managed server's stdout and stderr,
 // kept whatever Env.Log does with the output and stored as a "log" artifact at the end.
+// Their sizes are budgets.OutputLog*.
 const (
-	// logBound is the most an output artifact holds, header and cut note included.
-	logBound = 64 << 10
-	// logHead and logTail are how much of the output's start and end are kept when it is
-	// longer than fits (logHead+logTail leaves room under logBound for the notes).
-	logHead = 40 << 10
-	logTail = 20 << 10
-	// scrubSlack is how much more than logHead and logTail is captured, so a secret cut at
-	// either edge of the kept part is still whole, and so masked, when the scrub runs. It
-	// covers secrets whose longest spelling (escaped, encoded) is up to this many bytes.
-	scrubSlack = 4 << 10
+	logBound   = budgets.OutputLogBytes
+	logHead    = budgets.OutputLogHead
+	logTail    = budgets.OutputLogTail
+	scrubSlack = budgets.OutputLogScrubSlack
 )
 
 // outputLog is one source's output: a bounded capture that drains never wait on.

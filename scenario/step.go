@@ -1,11 +1,13 @@
 package scenario
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
@@ -55,8 +57,8 @@ func parseStep(op *Operation, path string, base *url.URL) (*Step, error) {
 	if err := strictjson.DecodeAt(op.Step, &st, path+".step"); err != nil {
 		return nil, fromStrict(err)
 	}
-	if st.Instruction = strings.TrimSpace(st.Instruction); st.Instruction == "" || utf8.RuneCountInString(st.Instruction) > 500 {
-		return nil, fail(path+".step.instruction", "expected 1–500 characters naming the element")
+	if st.Instruction = strings.TrimSpace(st.Instruction); st.Instruction == "" || utf8.RuneCountInString(st.Instruction) > budgets.StepInstructionChars {
+		return nil, fail(path+".step.instruction", fmt.Sprintf("expected 1–%d characters naming the element", budgets.StepInstructionChars))
 	}
 	switch st.Postcondition.Kind {
 	case "text", "origin", "title":
@@ -77,7 +79,7 @@ func parseStep(op *Operation, path string, base *url.URL) (*Step, error) {
 	if st.Target != nil {
 		act.Target = *st.Target
 	}
-	if err := act.Validate(); err != nil {
+	if err := transport.Validate(&act); err != nil {
 		oe := transport.AsOperationError(OpStep, err)
 		return nil, fail(path+".step"+strings.TrimPrefix(oe.Path, "request"), oe.Message)
 	}

@@ -195,12 +195,11 @@ func (c *Conn) startClosing() (alive bool) {
 
 // Call sends one request and waits for its response, the operation's deadline, the caller's
 // context or the worker's death, whichever comes first. When the wait ends early a cancel
-// frame is sent: ending the wait is not ending the remote work, the frame is.
+// frame is sent: ending the wait is not ending the remote work, the frame is. op is not
+// validated again: the process boundary it entered through did that (transport.Validate),
+// and the worker's Serve checks what arrives.
 func (c *Conn) Call(ctx context.Context, op Operation, octx *OperationContext) (Result, error) {
-	name := op.OpName()
-	if err := op.Validate(); err != nil {
-		return nil, AsOperationError(name, err)
-	}
+	name := op.OpName() // the caller validated op at its process boundary (Runtime.Call)
 	request, err := resolveTimeout(name, requestBudgetOf(ctx))
 	if err != nil {
 		return nil, err

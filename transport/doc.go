@@ -9,6 +9,11 @@
 // Adding an operation is its types and row there, its worker handler (worker/dispatch.go
 // explains), its row in docs/protocol.md, and a test; tests fail if any of these is missing.
 //
+// Failure evidence travels beside an *OperationError, in an *EvidencedError (evidenceerror.go).
+// Validate is the one request check each process boundary runs. The package also holds the
+// project's two name shapes (names.go: ids, environment variable names) and its one way to
+// cut text short (clip.go).
+//
 // It must not know about CDP, scenario files or artifacts on disk, and it starts no
 // process: package runtime starts the worker and hands its stdio to a Conn.
 package transport

@@ -44,15 +44,6 @@ const (
 	CodeInternal             Code = "internal"
 )
 
-// Codes is the documented list, in the order docs/protocol.md gives it.
-var Codes = []Code{CodeInvalidRequest, CodeBudgetExceeded, CodeTimeout, CodeOriginDenied,
-	CodeEgressDenied, CodeTabNotFound, CodeStaleDocument, CodeElementNotFound, CodeElementAmbiguous,
-	CodeElementNotActionable, CodeAssertionFailed, CodePostconditionFailed, CodeNavigationFailed,
-	CodePageRefused, CodeHandoffRequired, CodeRedactionNotProven, CodeArtifactTooLarge,
-	CodeWorkerCrashed, CodeProtocolError, CodeLaunchFailed, CodeBrowserCrashed, CodeSessionExpired,
-	CodeSessionEnded, CodeSessionNotOwned, CodeSessionBusy, CodeSessionNotFound, CodeModelRequired,
-	CodeFixtureNotReady, CodeFixturePortInUse, CodeHookFailed, CodeCancelled, CodeInternal}
-
 // Phase says where in an operation's life it failed.
 type Phase string
 
@@ -100,11 +91,8 @@ type OperationError struct {
 	// Dialogs lists the JavaScript dialogs answered during the operation (and since the
 	// previous one).
 	Dialogs []Dialog `json:"dialogs,omitempty"`
-	// Evidence is the failure evidence the runtime committed for this failure (metadata
-	// only), and EvidenceUnavailable the parts it could not keep. Neither ever replaces
-	// the code or message above.
-	Evidence            []ArtifactMeta    `json:"evidence,omitempty"`
-	EvidenceUnavailable []UnavailablePart `json:"evidenceUnavailable,omitempty"`
+	// The failure evidence the runtime keeps for a failure travels beside it, in an
+	// *EvidencedError (evidenceerror.go), never in these fields.
 
 	cause error // local only; never crosses the wire or reaches a message
 }

@@ -134,5 +134,5 @@ func evidenceDeadline(op Operation, _ time.Duration) time.Duration {
 			d = r
 		}
 	}
-	return d + clientMargin
+	return d + budgets.ClientMargin
 }

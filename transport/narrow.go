@@ -1,5 +1,7 @@
 package transport
 
+import "github.com/fastbrowser/fastbrowser/budgets"
+
 // NarrowOriginPolicy asks for a context whose origins are a non-empty subset of the
 // session's base. It changes nothing by itself: pass the returned context with later calls;
 // a call without it runs under the base again.
@@ -18,8 +20,8 @@ func (r NarrowOriginPolicy) Validate() error {
 	if len(r.Origins) == 0 {
 		return Invalid(OpNarrowOriginPolicy, "request.origins", "expected at least one exact origin; narrowing is deny by default")
 	}
-	if len(r.Origins) > 64 {
-		return Invalid(OpNarrowOriginPolicy, "request.origins", "more than 64 origins")
+	if len(r.Origins) > budgets.NarrowOrigins {
+		return Invalid(OpNarrowOriginPolicy, "request.origins", "more than %d origins", budgets.NarrowOrigins)
 	}
 	return nil
 }

@@ -87,13 +87,9 @@ type OpSpec struct {
 	EndsSession bool
 }
 
-// clientMargin is added to an operation's own budget in the client's wait, so the worker's
-// budget fires first and says which budget.
-const clientMargin = 2 * time.Second
-
 // within: the client waits for b's default (the worker applies b) plus the margin.
 func within(b budgets.Budget) func(Operation, time.Duration) time.Duration {
-	return func(Operation, time.Duration) time.Duration { return b.Default + clientMargin }
+	return func(Operation, time.Duration) time.Duration { return b.Default + budgets.ClientMargin }
 }
 
 // withinDefaultRequest: the operation's own budget ends it in the worker well inside the
@@ -102,7 +98,7 @@ func withinDefaultRequest(Operation, time.Duration) time.Duration { return budge
 
 // withinRequest: the worker bounds the whole operation by the request budget; the margin
 // lets its own timeout answer first.
-func withinRequest(_ Operation, request time.Duration) time.Duration { return request + clientMargin }
+func withinRequest(_ Operation, request time.Duration) time.Duration { return request + budgets.ClientMargin }
 
 // table lists the operations in documentation order.
 var table = []OpSpec{

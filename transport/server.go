@@ -182,7 +182,7 @@ func (s *server) handleLine(line []byte) {
 	}
 	op, ok := NewOperation(rf.Op)
 	if !ok {
-		s.replyError(rf.ID, Invalid(rf.Op, "op", "unknown operation %q", truncate(rf.Op, 64)))
+		s.replyError(rf.ID, Invalid(rf.Op, "op", "unknown operation %q", Clip(rf.Op, 64)))
 		return
 	}
 	raw := rf.Request
@@ -193,8 +193,8 @@ func (s *server) handleLine(line []byte) {
 		s.replyError(rf.ID, frameError(rf.Op, err))
 		return
 	}
-	if err := op.Validate(); err != nil {
-		s.replyError(rf.ID, AsOperationError(rf.Op, err))
+	if err := Validate(op); err != nil {
+		s.replyFailure(rf.ID, rf.Op, err)
 		return
 	}
 	var budget time.Duration
@@ -215,16 +215,6 @@ func frameError(op string, err error) *OperationError {
 		return Invalid(op, se.Path, "%s", se.Message)
 	}
 	return Invalid(op, "", "malformed frame")
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 func (s *server) enqueue(j *job) {
@@ -336,7 +326,7 @@ func (s *server) finish(j *job, res Result, err error) {
 	s.mu.Unlock()
 	j.cancel()
 	if err != nil {
-		s.replyError(j.id, AsOperationError(j.op.OpName(), err))
+		s.replyFailure(j.id, j.op.OpName(), err)
 		return
 	}
 	raw, merr := marshalCompact(res)
@@ -347,6 +337,12 @@ func (s *server) finish(j *job, res Result, err error) {
 	_ = s.w.WriteFrame(responseFrame{V: Version, ID: j.id, Result: raw, Posture: PostureOK})
 }
 
-func (s *server) replyError(id string, oe *OperationError) {
-	_ = s.w.WriteFrame(responseFrame{V: Version, ID: id, Error: oe, Posture: PostureOf(oe)})
+func (s *server) replyError(id string, oe *OperationError) { s.replyFailure(id, oe.Operation, oe) }
+
+// replyFailure writes op's failure with the evidence kept beside it, inside the error object.
+func (s *server) replyFailure(id, op string, err error) {
+	oe := AsOperationError(op, err)
+	evidence, unavailable := EvidenceOf(err)
+	_ = s.w.WriteFrame(errorFrame{V: Version, ID: id, Posture: PostureOf(oe),
+		Error: wireError{OperationError: oe, Evidence: evidence, EvidenceUnavailable: unavailable}})
 }

@@ -3,7 +3,6 @@ package transport
 import (
 	"encoding/json"
 	"os"
-	"regexp"
 	"unicode/utf8"
 
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
@@ -24,8 +23,6 @@ func Literal(s string) *Text { return &Text{literal: s} }
 // FromEnv is a Text read from the environment variable name when resolved.
 func FromEnv(name string) *Text { return &Text{env: name, secret: true} }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
-
 // UnmarshalStrictJSON accepts exactly `"literal"` or `{"env":"NAME"}`.
 func (t *Text) UnmarshalStrictJSON(raw []byte, path string) error {
 	if len(raw) > 0 && raw[0] == '"' {
@@ -42,7 +39,7 @@ func (t *Text) UnmarshalStrictJSON(raw []byte, path string) error {
 	if err := strictjson.DecodeAt(raw, &ref, path); err != nil {
 		return err
 	}
-	if !envName.MatchString(ref.Env) {
+	if !ValidEnvName(ref.Env) {
 		return &strictjson.Error{Path: path + ".env", Expected: "an environment variable name", Message: "expected an environment variable name"}
 	}
 	*t = Text{env: ref.Env, secret: true}

@@ -1,15 +1,23 @@
 package transport
 
 import (
-	"regexp"
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
-// maxTabLen bounds a tab handle; handles are short opaque strings.
-const maxTabLen = 128
+// Validate refuses a malformed request before anything is attempted: the operation's own
+// Validate, as an *OperationError naming the operation (invalid_request or budget_exceeded,
+// with the field path). It is the one check at each process boundary — Serve decoding a
+// frame, runtime.Runtime.Call for library callers, the scenario parser — and a request is
+// not validated again inside the same process.
+func Validate(op Operation) error {
+	if err := op.Validate(); err != nil {
+		return AsOperationError(op.OpName(), err)
+	}
+	return nil
+}
 
 func checkTab(op, path, tab string, required bool) error {
 	if tab == "" {
@@ -18,8 +26,8 @@ func checkTab(op, path, tab string, required bool) error {
 		}
 		return nil
 	}
-	if len(tab) > maxTabLen {
-		return Invalid(op, path, "tab handle longer than %d bytes", maxTabLen)
+	if len(tab) > budgets.TabHandleBytes {
+		return Invalid(op, path, "tab handle longer than %d bytes", budgets.TabHandleBytes)
 	}
 	return nil
 }
@@ -127,13 +135,13 @@ func (r Act) Validate() error {
 	case tg.Ref != "" && (tg.Role != "" || tg.Name != "" || tg.Exact != nil):
 		return Invalid(OpAct, "request.target", "give a ref, or a role and a name, not both")
 	case tg.Ref != "":
-		if len(tg.Ref) > 16 || tg.Ref[0] != 'e' {
+		if len(tg.Ref) > budgets.TargetRefBytes || tg.Ref[0] != 'e' {
 			return Invalid(OpAct, "request.target.ref", "expected an outline ref like \"e12\"")
 		}
 	case tg.Role == "" || tg.Name == "":
 		return Invalid(OpAct, "request.target", "expected {\"ref\"} or {\"role\", \"name\"}")
-	case utf8.RuneCountInString(tg.Name) > 500:
-		return Invalid(OpAct, "request.target.name", "name longer than 500 characters")
+	case utf8.RuneCountInString(tg.Name) > budgets.TargetNameChars:
+		return Invalid(OpAct, "request.target.name", "name longer than %d characters", budgets.TargetNameChars)
 	}
 	has := map[string]bool{"text": r.Text != nil, "option": r.Option != "", "key": r.Key != "", "files": r.Files != nil}
 	needs := map[string]string{ActType: "text", ActSelect: "option", ActPress: "key", ActUpload: "files"}
@@ -151,8 +159,8 @@ func (r Act) Validate() error {
 			return Invalid(OpAct, "request."+field, "action %q needs %q", r.Action, field)
 		}
 	}
-	if r.Text != nil && r.Text.EnvName() == "" && r.Text.Len() > 100000 {
-		return Invalid(OpAct, "request.text", "text longer than 100000 characters")
+	if r.Text != nil && r.Text.EnvName() == "" && r.Text.Len() > budgets.TypedTextChars {
+		return Invalid(OpAct, "request.text", "text longer than %d characters", budgets.TypedTextChars)
 	}
 	if err := validateDialogAnswer(r.Dialog, r.PromptText); err != nil {
 		return err
@@ -161,11 +169,11 @@ func (r Act) Validate() error {
 		return Invalid(OpAct, "request.key", "expected one printable character or one of %v", NamedKeys)
 	}
 	if r.Action == ActUpload {
-		if len(r.Files) == 0 || len(r.Files) > 32 {
-			return Invalid(OpAct, "request.files", "expected 1–32 file paths")
+		if len(r.Files) == 0 || len(r.Files) > budgets.UploadFiles {
+			return Invalid(OpAct, "request.files", "expected 1–%d file paths", budgets.UploadFiles)
 		}
 		for i, f := range r.Files {
-			if f == "" || len(f) > 4096 {
+			if f == "" || len(f) > budgets.UploadPathBytes {
 				return Invalid(OpAct, "request.files["+strconv.Itoa(i)+"]", "expected a file path")
 			}
 		}
@@ -205,16 +213,6 @@ func validKey(k string) bool {
 
 func (r WaitPopup) Validate() error { return checkTab(OpWaitPopup, "request.opener", r.Opener, false) }
 
-// idPattern is what run ids and operation names in evidence requests may look like: they end
-// up in artifact paths, so nothing that could climb or hide a path passes.
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
-
-// ValidID reports whether s is a usable run id or operation name (not "." or "..").
-func ValidID(s string) bool { return idPattern.MatchString(s) && s != "." && s != ".." }
-
-// MaxRedactionRules bounds the rules one capture applies.
-const MaxRedactionRules = 32
-
 func (r CaptureEvidence) Validate() error {
 	if err := checkTab(OpCaptureEvidence, "request.tab", r.Tab, false); err != nil {
 		return err
@@ -231,11 +229,11 @@ func (r CaptureEvidence) Validate() error {
 	return ValidateRedaction(OpCaptureEvidence, "request.redaction", r.Redaction)
 }
 
-// ValidateRedaction checks redaction rules: at most MaxRedactionRules, each with a role, a
-// name or a label of at most 200 characters.
+// ValidateRedaction checks redaction rules: at most budgets.RedactionRules, each with a role,
+// a name or a label of at most budgets.RedactionRuleFieldChars characters.
 func ValidateRedaction(op, path string, rules []RedactionRule) error {
-	if len(rules) > MaxRedactionRules {
-		return Invalid(op, path, "more than %d redaction rules", MaxRedactionRules)
+	if len(rules) > budgets.RedactionRules {
+		return Invalid(op, path, "more than %d redaction rules", budgets.RedactionRules)
 	}
 	for i, rule := range rules {
 		p := path + "[" + strconv.Itoa(i) + "]"
@@ -243,8 +241,8 @@ func ValidateRedaction(op, path string, rules []RedactionRule) error {
 			return Invalid(op, p, "expected a role, a name or a label")
 		}
 		for _, f := range []string{rule.Role, rule.Name, rule.Label} {
-			if utf8.RuneCountInString(f) > 200 {
-				return Invalid(op, p, "a rule field is longer than 200 characters")
+			if utf8.RuneCountInString(f) > budgets.RedactionRuleFieldChars {
+				return Invalid(op, p, "a rule field is longer than %d characters", budgets.RedactionRuleFieldChars)
 			}
 		}
 	}

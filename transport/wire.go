@@ -1,6 +1,10 @@
 package transport
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+)
 
 // Version is the protocol version every frame carries as "v".
 const Version = 1
@@ -26,6 +30,23 @@ type responseFrame struct {
 	Posture Posture         `json:"posture,omitempty"`
 }
 
+// errorFrame is how Serve writes a failure: responseFrame's shape, whose error object also
+// carries the failure evidence the runtime kept beside the error (see evidenceerror.go), as
+// {"error":{…,"evidence":[…],"evidenceUnavailable":[…]}}.
+type errorFrame struct {
+	V       int       `json:"v" required:"true"`
+	ID      string    `json:"id,omitempty"`
+	Error   wireError `json:"error"`
+	Posture Posture   `json:"posture,omitempty"`
+}
+
+// wireError is an OperationError's wire form: its fields, then the evidence beside it.
+type wireError struct {
+	*OperationError
+	Evidence            []ArtifactMeta    `json:"evidence,omitempty"`
+	EvidenceUnavailable []UnavailablePart `json:"evidenceUnavailable,omitempty"`
+}
+
 // cancelFrame: {"v":1,"cancel":"7"} asks the worker to stop request 7.
 type cancelFrame struct {
 	V      int    `json:"v" required:"true"`
@@ -45,4 +66,4 @@ type ReadyInfo struct {
 }
 
 // maxIDLen bounds a request id so an error frame echoing it stays small.
-const maxIDLen = 64
+const maxIDLen = budgets.RequestIDBytes

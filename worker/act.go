@@ -172,7 +172,7 @@ func (w *Worker) pollState(ctx context.Context, t *tab, el *element, cond func(e
 		select {
 		case <-ctx.Done():
 			return st, false
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(budgets.ActPoll):
 		}
 	}
 }
@@ -213,7 +213,7 @@ func (w *Worker) typeText(ctx context.Context, t *tab, el *element, text *transp
 		select {
 		case <-ctx.Done():
 			return transport.Unknown, nil
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(budgets.ActPoll):
 		}
 	}
 }

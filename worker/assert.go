@@ -11,9 +11,6 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// assertPoll is how often a bounded assertion reads the page again.
-const assertPoll = 100 * time.Millisecond
-
 var _ = handles((*Worker).assert)
 
 // assert checks one read-only fact. wait "bounded" polls within the read/assertion budget;
@@ -57,7 +54,7 @@ func (w *Worker) assert(ctx context.Context, r *transport.Assert, _ policy.Polic
 			return nil, assertionFailed(r, last, attempts)
 		}
 		select {
-		case <-time.After(assertPoll):
+		case <-time.After(budgets.AssertPoll):
 		case <-ctx.Done():
 			if err := ctx.Err(); errors.Is(err, context.Canceled) {
 				return nil, w.cdpFailure(transport.OpAssert, transport.NotAttempted, err)
@@ -97,9 +94,9 @@ func assertionFailed(r *transport.Assert, last pageText, attempts int) error {
 	case transport.AssertOrigin:
 		msg = "origin did not equal " + quote(r.Value) + " " + within + " (page origin " + quote(policy.OriginOf(last.URL)) + ")"
 	case transport.AssertTitle:
-		msg = "title did not equal " + quote(r.Value) + " " + within + " (title is " + quote(clipRunes(last.Title, 200)) + ")"
+		msg = "title did not equal " + quote(r.Value) + " " + within + " (title is " + quote(transport.ClipChars(last.Title, budgets.QuotedTitleChars)) + ")"
 	case transport.AssertTitleContains:
-		msg = "title did not contain " + quote(r.Value) + " " + within + " (title is " + quote(clipRunes(last.Title, 200)) + ")"
+		msg = "title did not contain " + quote(r.Value) + " " + within + " (title is " + quote(transport.ClipChars(last.Title, budgets.QuotedTitleChars)) + ")"
 	default:
 		msg = "text " + quote(r.Value) + " did not appear " + within
 	}

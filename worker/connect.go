@@ -9,11 +9,13 @@ import (
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/devtool"
 	"github.com/mafredri/cdp/rpcc"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
 // rpccWriteBuffer is the largest CDP message we send unfragmented: Chrome does not accept
 // fragmented websocket messages, and our largest are the fixed page scripts (a few KiB).
-const rpccWriteBuffer = 1 << 20
+const rpccWriteBuffer = budgets.CDPMessageBytes
 
 // browserURL resolves --cdp-url to a browser websocket URL: a DevTools HTTP endpoint
 // (http://host:port) is asked for /json/version; a ws(s)://…/devtools/browser/… URL is used

@@ -44,7 +44,7 @@ func newDiagnostics() *diagnostics {
 }
 
 func (d *diagnostics) addConsole(level, msg string) {
-	msg = clipRunes(msg, maxConsoleChars)
+	msg = transport.ClipChars(msg, maxConsoleChars)
 	key := level + "\x00" + msg
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -110,7 +110,7 @@ func (w *Worker) dialogMessage(msg string) string {
 		}
 		msg = set.Scrub(msg)
 	}
-	return clipRunes(msg, budgets.DialogMessageChars)
+	return transport.ClipChars(msg, budgets.DialogMessageChars)
 }
 
 // acceptDialogs makes the dialogs tab t opens accepted until the returned func is called (an

@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"time"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/accessibility"
@@ -40,7 +39,7 @@ func (w *Worker) observe(ctx context.Context, r *transport.Observe, _ policy.Pol
 	if err := w.evaluate(ctx, t, documentInfoScript, &info); err != nil {
 		return nil, w.cdpFailure(transport.OpObserve, transport.NotAttempted, err)
 	}
-	fctx, fcancel := context.WithTimeout(ctx, budgets.Observation.Default-observeReserve)
+	fctx, fcancel := context.WithTimeout(ctx, budgets.Observation.Default-budgets.ObserveReserve)
 	frames, err := w.axFrames(fctx, t)
 	fcancel()
 	if err != nil {
@@ -66,10 +65,6 @@ func (w *Worker) observe(ctx context.Context, r *transport.Observe, _ policy.Pol
 	return &transport.ObserveResult{Tab: string(t.id), URL: info.URL, Title: info.Title, DocumentID: documentID(t.id, loader),
 		PageClass: outline.Classify(out, info.Title, status), Truncated: out.Truncated, Nodes: nodes, Text: out.Text}, nil
 }
-
-// observeReserve is the part of the observation budget kept for building the outline after
-// the frames are read.
-const observeReserve = 300 * time.Millisecond
 
 // axFrames fetches the AX tree of every frame of the tab: the frames of the tab's own
 // session (the main frame and same-process iframes), then each out-of-process frame's

@@ -112,11 +112,11 @@ func loadForReplay(orig *scenario.ScenarioReport, force bool, st *state) (*scena
 	return l, nil
 }
 
+// short is the head of a digest read from a report (which may have been edited: never
+// split a character).
 func short(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
+	head, _ := transport.ClipBytes(s, 12)
+	return head
 }
 
 func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenario.Loaded) error {

@@ -11,13 +11,14 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/scenario/reportview"
 )
 
 // maxReportBytes bounds what `report` reads: a report is metadata (evidence bytes live in
 // artifacts/), so anything this large is not one fastbrowser wrote.
-const maxReportBytes = 64 << 20
+const maxReportBytes = budgets.ReportBytes
 
 func reportCommand(st *state) *cli.Command {
 	return &cli.Command{

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
 // Allow reports whether an origin ("http://host:port" form, normalised by the caller's
@@ -31,11 +33,8 @@ type Allow func(origin string) bool
 type Blocked struct{ Kind, Origin string }
 
 const (
-	dialTimeout           = 5 * time.Second
-	responseHeaderTimeout = 30 * time.Second
-	closeWait             = 2 * time.Second
-	maxBlocked            = 256
-	forbiddenBody         = "fastbrowser: origin not allowed\n"
+	maxBlocked    = 256
+	forbiddenBody = "fastbrowser: origin not allowed\n"
 )
 
 // Proxy is a running egress proxy. It is safe for concurrent use.
@@ -77,17 +76,17 @@ func Start(allow Allow) (*Proxy, error) {
 	}
 	p.transport = &http.Transport{
 		Proxy:                 nil, // never the environment's proxy: that would be an unchecked way out
-		DialContext:           (&net.Dialer{Timeout: dialTimeout}).DialContext,
-		ResponseHeaderTimeout: responseHeaderTimeout,
-		TLSHandshakeTimeout:   dialTimeout,
+		DialContext:           (&net.Dialer{Timeout: budgets.ProxyDial}).DialContext,
+		ResponseHeaderTimeout: budgets.ProxyResponseHeader,
+		TLSHandshakeTimeout:   budgets.ProxyDial,
 		DisableCompression:    true, // pass Accept-Encoding and bodies through untouched
 		MaxIdleConnsPerHost:   8,
-		IdleConnTimeout:       30 * time.Second,
+		IdleConnTimeout:       budgets.ProxyIdleConn,
 	}
 	p.srv = &http.Server{
 		Handler:           http.HandlerFunc(p.serve),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
-		ReadHeaderTimeout: 30 * time.Second,
+		ReadHeaderTimeout: budgets.ProxyReadHeader,
 		// The standard library would otherwise log to stderr; keep traffic details out of logs.
 		ErrorLog: log.New(io.Discard, "", 0),
 	}
@@ -133,7 +132,7 @@ func (p *Proxy) Close() error {
 		<-p.served
 		close(done)
 	}()
-	timer := time.NewTimer(closeWait)
+	timer := time.NewTimer(budgets.ProxyCloseWait)
 	defer timer.Stop()
 	select {
 	case <-done:
@@ -283,7 +282,7 @@ func (p *Proxy) serveUpgrade(w http.ResponseWriter, r *http.Request) {
 // tunnel dials hostport, runs first (if any) on the new connection, hijacks the client connection,
 // writes reply to it (if any) and relays bytes both ways until either side closes.
 func (p *Proxy) tunnel(w http.ResponseWriter, hostport string, first func(net.Conn) error, reply string) {
-	d := net.Dialer{Timeout: dialTimeout}
+	d := net.Dialer{Timeout: budgets.ProxyDial}
 	upstream, err := d.DialContext(p.ctx, "tcp", hostport)
 	if err != nil {
 		http.Error(w, "fastbrowser: upstream unreachable", http.StatusBadGateway)

@@ -18,6 +18,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
 // TestMain gives the binary a private TMPDIR so the Chromium test's profile-leak check
@@ -474,7 +476,7 @@ func TestCloseEndsTunnelsWithoutLeaks(t *testing.T) {
 		if err := p.Close(); err != nil {
 			t.Errorf("Close: %v", err)
 		}
-		if d := time.Since(start); d > closeWait+3*time.Second {
+		if d := time.Since(start); d > budgets.ProxyCloseWait+3*time.Second {
 			t.Errorf("Close took %s", d)
 		}
 		if _, err := br.ReadByte(); err == nil {

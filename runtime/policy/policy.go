@@ -15,6 +15,7 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // Any is the base policy that allows every http/https origin.
@@ -217,8 +218,5 @@ func clip(s string) string {
 		}
 		s = s[:start] + "…" + s[at:]
 	}
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
+	return transport.Clip(s, 80)
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -104,5 +105,14 @@ func TestOriginConfusables(t *testing.T) {
 	h, _ := Parse([]string{"http://Example.COM"})
 	if _, err := h.CheckURL("http://EXAMPLE.com:80/"); err != nil {
 		t.Errorf("case and default port variants: %v", err)
+	}
+}
+
+// TestRefusalQuotesWholeCharacters: a long origin quoted in a refusal is cut on a character
+// boundary, so the message shows no broken byte.
+func TestRefusalQuotesWholeCharacters(t *testing.T) {
+	_, err := NormalizeOrigin("http://ab" + strings.Repeat("é", 60) + ".example/path")
+	if err == nil || strings.Contains(err.Error(), `\x`) || !strings.Contains(err.Error(), "é…") {
+		t.Fatalf("err = %v: want the origin cut after a whole é and marked", err)
 	}
 }

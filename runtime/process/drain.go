@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"io"
 	"os"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
 // maxLineBytes bounds one line held in memory; bufio.Scanner would instead stop the whole
 // stream at its 64 KiB default, and then the child blocks on a full pipe.
-const maxLineBytes = 64 << 10
+const maxLineBytes = budgets.ChildLineBytes
 
 // drain reads f until EOF or until afterReap closes it. The capture gets every read as it
 // comes, the sink gets output in batches of whole lines (one queue entry per read, not per

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"io"
 	"sync/atomic"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
 // maxQueuedBytes bounds output waiting for a slow sink; past it output is dropped so the
 // drains, and so the child, never wait on the sink.
-const maxQueuedBytes = 1 << 20
+const maxQueuedBytes = budgets.ChildQueueBytes
 
 // sinkQueue serialises stdout and stderr into one OutputSink from one goroutine, so the sink
 // need not be safe for concurrent use.

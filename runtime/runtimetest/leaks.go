@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // Snapshot is the set of fastbrowser processes and profiles that existed at one moment.
@@ -94,10 +96,7 @@ func fastbrowserProcs() map[int]string {
 		}
 		cmd := strings.ReplaceAll(strings.TrimRight(string(b), "\x00"), "\x00", " ")
 		if strings.Contains(cmd, scope()) && (strings.Contains(cmd, "fastbrowser-profile-") || strings.Contains(cmd, "fastbrowser-testbin-")) {
-			if len(cmd) > 200 {
-				cmd = cmd[:200] + "…"
-			}
-			out[pid] = cmd
+			out[pid] = transport.Clip(cmd, 200)
 		}
 	}
 	return out

@@ -5,12 +5,14 @@ import (
 	"io"
 	"strings"
 	"sync"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
 // maxHold bounds how much an incomplete line a Writer holds between writes. Past it, a
 // Writer flushes all but a possible secret prefix, so a child that never writes a newline
 // still reaches its reader, and memory stays bounded.
-const maxHold = 64 << 10
+const maxHold = budgets.ScrubHoldBytes
 
 // Writer scrubs what passes through it before writing to the underlying writer. It is
 // line-buffered so that a secret split across Write calls is still seen whole; call Flush

@@ -25,18 +25,15 @@ func detail(s *scenario.ScenarioReport) string {
 		if op.Error != nil {
 			writeError(&b, op.Error)
 		}
-		blocked, dialogs, evidence, unavailable := op.Blocked, op.Dialogs, op.Evidence, op.EvidenceUnavailable
-		// The runner moves these from the error to the operation; a report from elsewhere
-		// may have left them on the error.
+		blocked, dialogs := op.Blocked, op.Dialogs
+		// The runner copies these from the error to the operation; a report from elsewhere
+		// may have left them on the error only. Evidence is only ever on the operation.
 		if op.Error != nil {
 			if len(blocked) == 0 {
 				blocked = op.Error.Blocked
 			}
 			if len(dialogs) == 0 {
 				dialogs = op.Error.Dialogs
-			}
-			if len(evidence) == 0 && len(unavailable) == 0 {
-				evidence, unavailable = op.Error.Evidence, op.Error.EvidenceUnavailable
 			}
 		}
 		for _, bl := range blocked {
@@ -45,10 +42,10 @@ func detail(s *scenario.ScenarioReport) string {
 		for _, d := range dialogs {
 			fmt.Fprintf(&b, "  dialog: %s %s: %s\n", d.Type, d.Action, d.Message)
 		}
-		for _, m := range evidence {
+		for _, m := range op.Evidence {
 			fmt.Fprintf(&b, "  evidence: %s artifacts/%s\n", m.Kind, m.Path)
 		}
-		for _, u := range unavailable {
+		for _, u := range op.EvidenceUnavailable {
 			fmt.Fprintf(&b, "  evidence unavailable: %s: %s", u.Part, u.Code)
 			if u.Message != "" {
 				fmt.Fprintf(&b, ": %s", u.Message)

@@ -342,3 +342,18 @@ func TestInterruptedFallsBackToOperationError(t *testing.T) {
 		t.Errorf("interrupted without any error = %+v", e)
 	}
 }
+
+// TestDetailListsEvidenceOnce: each evidence artifact and unavailable part of a failed
+// operation is one line of the failure body.
+func TestDetailListsEvidenceOnce(t *testing.T) {
+	s := loginFailed()
+	body := detail(&s)
+	for _, line := range []string{
+		"  evidence: screenshot artifacts/login/20250304T040607Z-abcd/1-screenshot.png\n",
+		"  evidence unavailable: outline: redaction_not_proven: password field visible\n",
+	} {
+		if n := strings.Count(body, line); n != 1 {
+			t.Errorf("%q appears %d times in:\n%s", line, n, body)
+		}
+	}
+}

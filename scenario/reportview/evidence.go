@@ -11,13 +11,14 @@ import (
 	"syscall"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
+	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
 // Read caps: a screenshot larger than a few MiB or a JSON summary larger than the runtime's
 // own limits is not one fastbrowser wrote, so it is refused rather than read.
 const (
-	maxPNGBytes  = 8 << 20
-	maxJSONBytes = 256 << 10
+	maxPNGBytes  = budgets.ScreenshotBytes
+	maxJSONBytes = budgets.DiagnosticsBytes
 )
 
 // errUnavailable is why an evidence file is not shown; its text is displayed after

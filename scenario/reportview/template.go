@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 //go:embed page.gohtml
@@ -19,7 +20,7 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 	"opClass":     known,
 	"levelClass":  levelClass,
 	"join":        strings.Join,
-	"short":       func(s string) string { return truncate(s, 12) },
+	"short":       func(s string) string { return transport.Clip(s, 12) },
 }).Parse(pageSource))
 
 // known maps a status to a fixed CSS class name, never to report text.
@@ -43,11 +44,4 @@ func levelClass(level string) string {
 		return "s-error"
 	}
 	return "s-other"
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

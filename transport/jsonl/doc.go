@@ -10,5 +10,8 @@
 // one is acceptable, is the caller's business.
 package jsonl
 
-// DefaultMaxLine is the longest line, newline excluded, that the protocol allows.
-const DefaultMaxLine = 16 << 20
+import "github.com/fastbrowser/fastbrowser/budgets"
+
+// DefaultMaxLine is the longest line, newline excluded, that the protocol allows: the
+// frame budget.
+const DefaultMaxLine = budgets.FrameBytes

@@ -3,6 +3,8 @@ package outline
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // maxNameChars bounds one name, text or option label; longer ones end in "…".
@@ -28,19 +30,12 @@ func fold(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// cut bounds s to maxNameChars characters, never splitting a character.
+// cut bounds s to maxNameChars characters, "…" included, never splitting a character.
 func cut(s string) string {
 	if len(s) <= maxNameChars || utf8.RuneCountInString(s) <= maxNameChars {
 		return s
 	}
-	n := 0
-	for i := range s {
-		if n == maxNameChars-1 {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
+	return transport.ClipChars(s, maxNameChars-1)
 }
 
 func chars(s string) int { return utf8.RuneCountInString(s) }
