@@ -200,7 +200,7 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 // call runs a validated request. It works on its own copy: the caller's value never comes
 // back holding a worker target id, a resolved secret or merged redaction rules.
 func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
-	op = ownCopy(op)
+	op = transport.CopyOf(op) // the runtime rewrites tab handles, {"env":…} text and redaction on its own copy
 	name := op.OpName()
 	pol, err := r.effective(name, octx)
 	if err != nil {

@@ -94,18 +94,31 @@ func HandleField(op Operation) (name string, required bool) {
 	return "", false
 }
 
-// WithTab returns a copy of op with its handle field set to tab (op itself is unchanged).
-func WithTab(op Operation, tab string) Operation {
+// CopyOf returns a shallow copy of op, for a caller that rewrites fields of a request it was
+// handed (the runtime translating tab handles, resolving {"env":…} text) without touching
+// the caller's value. Shallow is enough for rewriting fields; it is not for writing through
+// a pointer or into a slice the request holds.
+func CopyOf(op Operation) Operation {
 	v := reflect.ValueOf(op)
 	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return op
+		}
 		v = v.Elem()
 	}
 	cp := reflect.New(v.Type())
 	cp.Elem().Set(v)
+	return cp.Interface().(Operation)
+}
+
+// WithTab returns a copy of op with its handle field set to tab (op itself is unchanged).
+func WithTab(op Operation, tab string) Operation {
+	cp := CopyOf(op)
+	v := reflect.ValueOf(cp).Elem()
 	for i := 0; i < v.NumField(); i++ {
 		if v.Type().Field(i).Tag.Get("handle") == "tab" {
-			cp.Elem().Field(i).SetString(tab)
+			v.Field(i).SetString(tab)
 		}
 	}
-	return cp.Interface().(Operation)
+	return cp
 }
