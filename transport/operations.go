@@ -98,7 +98,9 @@ func withinDefaultRequest(Operation, time.Duration) time.Duration { return budge
 
 // withinRequest: the worker bounds the whole operation by the request budget; the margin
 // lets its own timeout answer first.
-func withinRequest(_ Operation, request time.Duration) time.Duration { return request + budgets.ClientMargin }
+func withinRequest(_ Operation, request time.Duration) time.Duration {
+	return request + budgets.ClientMargin
+}
 
 // table lists the operations in documentation order.
 var table = []OpSpec{
