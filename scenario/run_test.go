@@ -45,7 +45,7 @@ func load(t *testing.T, doc map[string]any) *Loaded {
 
 // countingEnv opens real sessions in the shared browser and counts them.
 func countingEnv(t *testing.T, opened *int) Env {
-	return Env{Open: func(ctx context.Context, spec SessionSpec) (*runtime.Runtime, error) {
+	return Env{Open: func(ctx context.Context, spec SessionSpec) (Session, error) {
 		*opened++
 		b, err := runtimetest.Browser()
 		if err != nil {
