@@ -49,6 +49,7 @@ func countingEnv(t *testing.T, opened *int) Env {
 		*opened++
 		b, err := runtimetest.Browser()
 		if err != nil {
+			t.Error(err) // Chromium missing: say so, not only "internal error" in the report
 			return nil, err
 		}
 		bin, err := runtimetest.Binary()
