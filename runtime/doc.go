@@ -1,5 +1,7 @@
-// Package runtime owns one browser session: it launches Chromium (sub-package chromium) or
-// attaches to a DevTools endpoint without owning that browser, starts the worker through
+// Package runtime owns one browser session: it takes its browser from an Allocator (the one
+// launch path: it launches Chromium through sub-package chromium and owns it, or attaches to
+// a DevTools endpoint without owning that browser; for one session or shared by many, as in
+// `run`; Runtime.Attached says the browser is not ours), starts the worker through
 // transport.Client, issues opaque tab handles (worker target IDs never leave it), checks
 // every navigation against the origin policy (sub-package policy) before dispatch, and
 // serialises calls. Child processes go through sub-package process.
