@@ -11,9 +11,9 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// startProxy starts the session's egress proxy when the browser can reach a loopback proxy
-// (it was launched here, or attached on this machine). A remote browser keeps in-browser
-// enforcement only, and the session says so (Enforcement).
+// startProxy starts the session's egress proxy when the browser at cdpURL can reach a
+// loopback proxy (it was launched here, or attached on this machine). A remote browser keeps
+// in-browser enforcement only, and the session says so (Enforcement).
 //
 // The proxy admits what the policy in force admits (edge): the effective policy of the
 // latest call, which stays until the next call, like the worker's. A "*" base goes through
@@ -21,8 +21,8 @@ import (
 // popup's first request (interception attaches to a popup only when Chromium announces it).
 // The exception is a "*" base on a machine whose environment names an upstream proxy: our
 // proxy dials directly, so it would cut such a session off from everything it may reach.
-func startProxy(base policy.Policy, opts Options, edge *atomic.Pointer[policy.Policy]) (*egressproxy.Proxy, error) {
-	if opts.EdgeProxy == EdgeProxyOff || !loopbackEndpoint(opts.CDPURL) || (base.IsAny() && upstreamProxyConfigured()) {
+func startProxy(base policy.Policy, opts Options, cdpURL string, edge *atomic.Pointer[policy.Policy]) (*egressproxy.Proxy, error) {
+	if opts.EdgeProxy == EdgeProxyOff || !loopbackEndpoint(cdpURL) || (base.IsAny() && upstreamProxyConfigured()) {
 		return nil, nil
 	}
 	edge.Store(&base)
@@ -39,11 +39,9 @@ func upstreamProxyConfigured() bool {
 	return false
 }
 
-// loopbackEndpoint reports whether a DevTools endpoint is on this machine ("" = launched).
+// loopbackEndpoint reports whether a DevTools endpoint is on this machine (a launched
+// browser's always is).
 func loopbackEndpoint(cdpURL string) bool {
-	if cdpURL == "" {
-		return true
-	}
 	u, err := url.Parse(cdpURL)
 	if err != nil {
 		return false

@@ -17,12 +17,21 @@ import (
 
 // Options configures one session.
 type Options struct {
-	// Executable is the Chromium to launch ("" → /usr/bin/chromium). Ignored with CDPURL.
+	// Allocator is where the session's browser comes from: a browser launched or attached
+	// once and shared by any number of sessions, closed by whoever made the Allocator. Nil
+	// gives the session a browser of its own from Executable, Headed and CDPURL.
+	Allocator *Allocator
+	// OnRelaunch, when set, hears that opening this session replaced the Allocator's dead
+	// browser (`run` reports it on stderr and as the scenario's runtime.relaunch event).
+	OnRelaunch func(Relaunch)
+	// Executable is the Chromium to launch ("" → /usr/bin/chromium). Ignored with CDPURL or
+	// an Allocator.
 	Executable string
-	// Headed shows the browser window (default headless).
+	// Headed shows the browser window (default headless). Ignored with an Allocator.
 	Headed bool
 	// CDPURL attaches to an existing browser (http://host:port or ws://…/devtools/browser/…)
-	// instead of launching one. The runtime never stops a browser it attached to.
+	// instead of launching one. The runtime never stops a browser it attached to. Ignored
+	// with an Allocator.
 	CDPURL string
 	// AllowedOrigins is the session's base policy: ["*"] (the default when empty) or exact
 	// origins.
@@ -55,8 +64,8 @@ type Options struct {
 	// browser through it (see startProxy).
 	EdgeProxy string
 	// OnBrowserCrash, when set, is called once, when the session first learns its browser
-	// died (a call failed browser_crashed): `run` uses it to stop opening sessions in an
-	// attached browser that is gone.
+	// died (a call failed browser_crashed). The session's Allocator hears of it too: an
+	// attached browser that is gone refuses later sessions at once.
 	OnBrowserCrash func()
 }
 
@@ -66,7 +75,11 @@ const EdgeProxyOff = "off"
 // Runtime is one browser session. It is a transport.Caller (typed calls via
 // transport.Dispatch) and a transport.Handler (so `serve` can put it behind protocol v1).
 type Runtime struct {
-	browser   *chromium.Browser // nil when attached
+	alloc *Allocator
+	// launched is the browser an Allocator launched that the session runs in (nil:
+	// attached); browser is the same when the session owns it alone and stops it on Close.
+	launched  *chromium.Browser
+	browser   *chromium.Browser
 	client    *workerProc
 	base      policy.Policy
 	turn      chan struct{} // one call at a time
@@ -92,9 +105,13 @@ type Runtime struct {
 	closeErr  error
 }
 
-// Open launches (or attaches to) a browser and starts the session's worker. On failure
-// everything it started is stopped before it returns.
-func Open(ctx context.Context, opts Options) (*Runtime, error) {
+// Open takes a browser from opts.Allocator (or launches or attaches one of its own) and
+// starts the session's worker. On failure everything it started is stopped before it
+// returns.
+func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
+	if opts.Allocator != nil {
+		defer func() { err = opts.Allocator.opened(err) }()
+	}
 	base := policy.AllowAll()
 	if len(opts.AllowedOrigins) > 0 {
 		p, err := policy.Parse(opts.AllowedOrigins)
@@ -114,21 +131,19 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 	if r.secrets == nil {
 		r.secrets = secrets.New()
 	}
-	cdpURL := opts.CDPURL
-	if cdpURL == "" {
-		b, err := chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log, WebRTCUDP: webrtcUDP(base, opts)})
-		if err != nil {
-			var le *chromium.LaunchError
-			msg := "the browser could not be started"
-			if errors.As(err, &le) {
-				msg = le.Reason
-			}
-			return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "%s", msg).WithCause(err)
-		}
-		r.browser = b
-		cdpURL = b.WebSocketURL()
+	r.alloc = opts.Allocator
+	if r.alloc == nil {
+		r.alloc = ownAllocator(base, opts)
 	}
-	px, err := startProxy(base, opts, &r.edge)
+	cdpURL, launched, err := r.alloc.acquire(ctx, opts.OnRelaunch)
+	if err != nil {
+		return nil, err
+	}
+	r.launched = launched
+	if opts.Allocator == nil {
+		r.browser = launched
+	}
+	px, err := startProxy(base, opts, cdpURL, &r.edge)
 	if err != nil {
 		if r.browser != nil {
 			_ = r.browser.Close()
@@ -175,8 +190,10 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 // "Chrome/156.0.8078.73").
 func (r *Runtime) BrowserVersion() string { return r.client.Ready().Browser }
 
-// Attached reports whether the session attached to a browser it does not own.
-func (r *Runtime) Attached() bool { return r.browser == nil }
+// Attached reports whether the session's browser is not fastbrowser's: attached at a
+// DevTools URL rather than launched by an Allocator (its own or one shared with other
+// sessions, like `run`'s).
+func (r *Runtime) Attached() bool { return r.launched == nil }
 
 // WorkerPid is the worker's process id (tests use it to inject a crash).
 func (r *Runtime) WorkerPid() int { return r.client.Pid() }

@@ -22,11 +22,12 @@ const (
 //     (TURN over TCP, ICE-TCP) that the egress proxy admits, so never outside the policy.
 //     That needs both layers below the script, which only a browser fastbrowser launched
 //     with its proxy has; anywhere else the session is refused.
-//   - allow under "*": a browser the runtime launches keeps WebRTC's UDP on, so WebRTC
-//     works in full (a narrowing context does not hold for it). An attached browser has
-//     whatever its profile says (run's shared browser: UDP off, TCP relays only).
+//   - allow under "*": a browser launched for such a session keeps WebRTC's UDP on, so
+//     WebRTC works in full (a narrowing context does not hold for it); `run` launches a
+//     second shared browser for those scenarios. An attached browser has whatever its
+//     profile says.
 
-// webrtcUDP says whether a browser the runtime launches keeps WebRTC's UDP on.
+// webrtcUDP says whether a browser launched for this session alone keeps WebRTC's UDP on.
 func webrtcUDP(base policy.Policy, opts Options) bool {
 	return opts.WebRTC == WebRTCAllow && base.IsAny()
 }

@@ -1,6 +1,15 @@
 // Package scenario owns scenario file v1 (parse, strict validation with JSON paths, tab
 // references), fixture servers (managed and external, readiness), hooks, the runner that
-// executes one scenario's operations through a runtime.Runtime, and report v1.
+// executes one scenario's operations through a Session (a runtime.Runtime), and report v1.
+//
+// Suite runs many scenarios the way `fastbrowser run` and `replay` do: scheduling (jobs,
+// per-address server locks, fail-fast; shards and grep select what it gets), one browser for
+// the run from a runtime.Allocator (launched on the first open and relaunched after a crash,
+// or attached), a session and an artifact store per scenario, and reports in input order.
+// The CLI only wires flags to it and prints and writes what it returns.
+//
+// Only what opens a session needs Chromium: parsing, validation, the schema, the step
+// matcher and tab references do not, and their tests run without a browser.
 //
 // It never starts a shell, never interpolates strings, and resolves relative URLs only
 // against fixture.baseUrl.

@@ -7,4 +7,6 @@ import (
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 )
 
-func TestMain(m *testing.M) { os.Exit(runtimetest.Main(m, "scenario")) }
+// Parse, schema, matcher and tab-reference tests need no browser; the others launch one
+// on demand.
+func TestMain(m *testing.M) { os.Exit(runtimetest.MainBrowserOnDemand(m, "scenario")) }

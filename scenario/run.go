@@ -12,14 +12,14 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // Env is what the runner needs from its caller.
 type Env struct {
-	// Open starts a browser session for one scenario. The runner closes it.
-	Open func(ctx context.Context, spec SessionSpec) (*runtime.Runtime, error)
+	// Open starts a browser session for one scenario (a *runtime.Runtime; a Suite opens it in
+	// the run's browser). The runner closes it.
+	Open func(ctx context.Context, spec SessionSpec) (Session, error)
 	// Lookup reads the host environment for {"env":…} values (nil: os.LookupEnv).
 	Lookup func(string) (string, bool)
 	// Log receives fixture-server and hook output. Nil discards. A bounded copy of each
@@ -100,7 +100,7 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 	defer cancel()
 
 	var server *fixtureServer
-	var rt *runtime.Runtime
+	var rt Session
 	firstErr := s.body(sctx, &server, &rt)
 	// Only an interrupt before the operations ended makes the scenario interrupted: the
 	// Ctrl-C that ends a BeforeClose wait (replay --keep-open) changes no outcome.
@@ -180,7 +180,7 @@ func (s *runState) storeDiagnostics() {
 // operations (hooks, server, launch, budget); an operation failure is recorded in the
 // report and ends the body with nil. A managed server it started is left in *server, also
 // when it never became ready, for finally to stop after the cleanup hook.
-func (s *runState) body(ctx context.Context, server **fixtureServer, rt **runtime.Runtime) error {
+func (s *runState) body(ctx context.Context, server **fixtureServer, rt *Session) error {
 	l := s.l
 	if h := l.Hooks; h != nil && h.Setup != nil {
 		if err := s.hook(ctx, "setup", h.Setup); err != nil {
@@ -227,7 +227,7 @@ func (s *runState) body(ctx context.Context, server **fixtureServer, rt **runtim
 	return s.operations(ctx, r)
 }
 
-func (s *runState) operations(ctx context.Context, rt *runtime.Runtime) error {
+func (s *runState) operations(ctx context.Context, rt Session) error {
 	results := make([]transport.Result, len(s.l.Operations))
 	var initial string
 	if s.usesInitialTab() {

@@ -45,10 +45,11 @@ func load(t *testing.T, doc map[string]any) *Loaded {
 
 // countingEnv opens real sessions in the shared browser and counts them.
 func countingEnv(t *testing.T, opened *int) Env {
-	return Env{Open: func(ctx context.Context, spec SessionSpec) (*runtime.Runtime, error) {
+	return Env{Open: func(ctx context.Context, spec SessionSpec) (Session, error) {
 		*opened++
 		b, err := runtimetest.Browser()
 		if err != nil {
+			t.Error(err) // Chromium missing: say so, not only "internal error" in the report
 			return nil, err
 		}
 		bin, err := runtimetest.Binary()

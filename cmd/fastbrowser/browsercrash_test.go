@@ -5,20 +5,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
@@ -188,60 +185,5 @@ func TestRunAttachedBrowserDies(t *testing.T) {
 		if hasEvent(s.Events, "runtime", "relaunch", "ok") {
 			t.Errorf("scenario %s: an attached browser was relaunched", s.ID)
 		}
-	}
-}
-
-// TestSharedBrowserRelaunchesOnce: N openers finding the run's browser dead at the same time
-// get one new browser between them; the dead one's process group and profile are gone.
-func TestSharedBrowserRelaunchesOnce(t *testing.T) {
-	before := runtimetest.Take()
-	sb := &sharedBrowser{}
-	defer sb.close()
-	var log bytes.Buffer
-	var mu sync.Mutex
-	var events []string
-	event := func(kind, name, status string) {
-		mu.Lock()
-		events = append(events, kind+"."+name+":"+status)
-		mu.Unlock()
-	}
-	first, err := sb.wsURL(context.Background(), runtime.Options{}, event, &log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dead := sb.browser
-	_ = syscall.Kill(dead.Pid(), syscall.SIGKILL)
-	if !proctest.PollUntil(budgets.ProcessStopGrace.Default, dead.Exited) {
-		t.Fatal("the browser survived SIGKILL")
-	}
-	const openers = 4
-	urls := make([]string, openers)
-	var wg sync.WaitGroup
-	for i := range urls {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var err error
-			if urls[i], err = sb.wsURL(context.Background(), runtime.Options{}, event, &log); err != nil {
-				t.Error(err)
-			}
-		}()
-	}
-	wg.Wait()
-	for _, u := range urls {
-		if u == first || u != urls[0] {
-			t.Fatalf("openers got %v (the dead browser's was %s)", urls, first)
-		}
-	}
-	if len(events) != 1 || events[0] != "runtime.relaunch:ok" {
-		t.Errorf("events %v, want one runtime.relaunch:ok", events)
-	}
-	proctest.RequireGroupGone(t, dead.Pid(), budgets.ProcessStopGrace.Default)
-	if _, err := os.Stat(dead.ProfileDir()); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the dead browser's profile %s: %v", dead.ProfileDir(), err)
-	}
-	sb.close()
-	if err := runtimetest.AwaitNoLeaks(before); err != nil {
-		t.Error(err)
 	}
 }

@@ -120,24 +120,24 @@ func short(s string) string {
 }
 
 func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenario.Loaded) error {
-	rs := newRunSession(c, st, c.String("out"))
-	defer rs.close()
-	if err := rs.registerSecrets([]*scenario.Loaded{l}); err != nil {
-		return err
-	}
+	ro := newRunOutput(st)
+	defer ro.flush()
+	var opts scenario.SuiteOptions
 	if c.Bool("keep-open") {
-		rs.beforeClose = func(ctx context.Context, _ *scenario.ScenarioReport) {
-			if ctx.Err() != nil {
-				return // interrupted before the scenario ended: close at once
-			}
-			rs.keptOpen = true
-			fmt.Fprintln(rs.st.stderr, "the browser stays on the failing page; press Ctrl-C to close it")
+		opts.KeepOpen = func(ctx context.Context) {
+			fmt.Fprintln(ro.st.stderr, "the browser stays on the failing page; press Ctrl-C to close it")
 			<-ctx.Done()
 		}
 	}
-	sr := scenario.Run(c.Context, l, rs.env(l))
-	rs.rep.Scenarios = append(rs.rep.Scenarios, sr)
-	reportPath, err := rs.finish()
+	out := c.String("out")
+	suite, err := newSuite(c, ro, []*scenario.Loaded{l}, out, opts)
+	if err != nil {
+		return err
+	}
+	defer suite.Close()
+	rep := suite.RunOne(c.Context, l)
+	sr := rep.Scenarios[0]
+	reportPath, err := writeReports(out, rep, ro.secrets)
 	if err != nil {
 		return err
 	}
@@ -145,18 +145,18 @@ func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenari
 	gotCode, gotAt := failureOf(&sr)
 	reproduced := wantCode != "" && wantCode == gotCode && wantAt == gotAt
 	if c.Bool("json") {
-		_ = json.NewEncoder(rs.st.stdout).Encode(struct {
+		_ = json.NewEncoder(ro.st.stdout).Encode(struct {
 			Version    int    `json:"version"`
 			Status     string `json:"status"`
 			Reproduced bool   `json:"reproduced"`
 			Report     string `json:"report"`
-		}{scenario.ReportVersion, rs.rep.Status, reproduced, reportPath})
+		}{scenario.ReportVersion, rep.Status, reproduced, reportPath})
 	} else {
-		printScenario(rs.st, sr)
-		fmt.Fprintf(rs.st.stdout, "\nreproduced: %t (the run failed with %s at %s; the replay %s)\nreport: %s\n",
+		printScenario(ro.st, sr)
+		fmt.Fprintf(ro.st.stdout, "\nreproduced: %t (the run failed with %s at %s; the replay %s)\nreport: %s\n",
 			reproduced, wantCode, where(wantAt), outcome(gotCode, gotAt), reportPath)
 	}
-	return exitForStatus(rs.rep.Status)
+	return exitForStatus(rep.Status)
 }
 
 // failureOf is a scenario's failure: the code and index of its failed operation, or its

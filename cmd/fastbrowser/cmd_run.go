@@ -2,16 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	goruntime "runtime"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/scenario"
-	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 func runCommand(st *state) *cli.Command {
@@ -37,9 +34,9 @@ func runCommand(st *state) *cli.Command {
 			if n := c.Int("jobs"); n < 1 || n > 64 {
 				return usageError("--jobs %d: expected 1 to 64", n)
 			}
-			sh, err := parseShard(c.String("shard"))
+			sh, err := scenario.ParseShard(c.String("shard"))
 			if err != nil {
-				return err
+				return usageError("%v", err)
 			}
 			over := scenario.Overrides{BaseURL: c.String("base-url"), ReadinessURL: c.String("readiness-url")}
 			if err := scenario.CheckOverrides(over); err != nil {
@@ -49,8 +46,8 @@ func runCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			files = sh.pick(files)
-			loaded, errs := loadAll(files, over)
+			files = sh.Pick(files)
+			loaded, errs := scenario.LoadAll(files, over)
 			for _, l := range loaded {
 				if err := scenario.CheckSecrets(l, st.lookup()); err != nil {
 					errs = append(errs, err)
@@ -62,15 +59,15 @@ func runCommand(st *state) *cli.Command {
 				}
 				return exitWith(exitInvalid, "%d invalid scenario file(s); nothing ran", len(errs))
 			}
-			if loaded, err = grepIDs(c.String("grep"), loaded); err != nil {
-				return err
+			if loaded, err = scenario.Grep(c.String("grep"), loaded); err != nil {
+				return usageError("%v", err)
 			}
 			out := c.String("out")
 			if err := prepareOutDir(out); err != nil {
 				return err
 			}
 			if len(loaded) == 0 && !c.Bool("json") {
-				fmt.Fprintf(st.stdout, "shard %d/%d has no scenario files\n", sh.index, sh.total)
+				fmt.Fprintf(st.stdout, "shard %d/%d has no scenario files\n", sh.Index, sh.Total)
 			}
 			return runScenarios(c, st, loaded, out)
 		},
@@ -78,40 +75,43 @@ func runCommand(st *state) *cli.Command {
 }
 
 func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string) error {
-	rs := newRunSession(c, st, out)
-	defer rs.close()
-	if err := rs.registerSecrets(loaded); err != nil {
-		return err
-	}
-	if !c.Bool("json") && len(loaded) > 1 {
-		fmt.Fprintf(rs.st.stdout, "running %d scenarios, up to %d at a time\n", len(loaded), min(c.Int("jobs"), len(loaded)))
-	}
-	rs.rep.Scenarios = runPool(c.Context, loaded, c.Int("jobs"), c.Bool("fail-fast"), rs.env, func(sr scenario.ScenarioReport) {
-		if !c.Bool("json") {
-			printScenario(rs.st, sr)
-		}
-	})
-	reportPath, err := rs.finish()
+	ro := newRunOutput(st)
+	defer ro.flush()
+	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: c.Int("jobs"), FailFast: c.Bool("fail-fast"),
+		Emit: func(sr scenario.ScenarioReport) {
+			if !c.Bool("json") {
+				printScenario(ro.st, sr)
+			}
+		}})
 	if err != nil {
 		return err
 	}
-	counts := rs.rep.Count()
+	defer suite.Close()
+	if !c.Bool("json") && len(loaded) > 1 {
+		fmt.Fprintf(ro.st.stdout, "running %d scenarios, up to %d at a time\n", len(loaded), min(c.Int("jobs"), len(loaded)))
+	}
+	rep := suite.Run(c.Context)
+	reportPath, err := writeReports(out, rep, ro.secrets)
+	if err != nil {
+		return err
+	}
+	counts := rep.Count()
 	if c.Bool("json") {
-		_ = json.NewEncoder(rs.st.stdout).Encode(struct {
+		_ = json.NewEncoder(ro.st.stdout).Encode(struct {
 			Version    int             `json:"version"`
 			Status     string          `json:"status"`
 			Counts     scenario.Counts `json:"counts"`
 			DurationMs int64           `json:"durationMs"`
 			Report     string          `json:"report"`
-		}{scenario.ReportVersion, rs.rep.Status, counts, rs.rep.DurationMs, reportPath})
+		}{scenario.ReportVersion, rep.Status, counts, rep.DurationMs, reportPath})
 	} else {
-		fmt.Fprintf(rs.st.stdout, "\n%d passed, %d failed, %d error in %.1fs\nreport: %s\n",
-			counts.Passed, counts.Failed, counts.Error, float64(rs.rep.DurationMs)/1000, reportPath)
+		fmt.Fprintf(ro.st.stdout, "\n%d passed, %d failed, %d error in %.1fs\nreport: %s\n",
+			counts.Passed, counts.Failed, counts.Error, float64(rep.DurationMs)/1000, reportPath)
 		if counts.Failed+counts.Error > 0 {
-			fmt.Fprintf(rs.st.stdout, "html:   %s\n", filepath.Join(out, "report.html"))
+			fmt.Fprintf(ro.st.stdout, "html:   %s\n", filepath.Join(out, "report.html"))
 		}
 	}
-	return exitForStatus(rs.rep.Status)
+	return exitForStatus(rep.Status)
 }
 
 // exitForStatus is the exit of a finished run: 0 passed, 130 interrupted, else 1.
@@ -123,15 +123,6 @@ func exitForStatus(status string) error {
 		return exitWith(exitInterrupted, "")
 	}
 	return exitWith(exitFailed, "")
-}
-
-func launchFailed(err error) error {
-	var le *chromium.LaunchError
-	msg := "the browser could not be started"
-	if errors.As(err, &le) {
-		msg = le.Reason
-	}
-	return transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "%s", msg)
 }
 
 // printScenario writes one progress line per finished scenario, plus the failing

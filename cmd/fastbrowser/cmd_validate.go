@@ -18,7 +18,7 @@ func validateCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			all, errs := loadAll(files, scenario.Overrides{})
+			all, errs := scenario.LoadAll(files, scenario.Overrides{})
 			var loaded []*scenario.Loaded
 			for _, l := range all {
 				// Secrets need not be set to validate; those that are must not be in an instruction.

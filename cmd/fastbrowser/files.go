@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/fastbrowser/fastbrowser/scenario"
 )
 
 // expandArgs turns FILE|DIR arguments into scenario files: a directory contributes every
@@ -46,25 +44,4 @@ func expandArgs(args []string) ([]string, error) {
 		files = append(files, found...)
 	}
 	return files, nil
-}
-
-// loadAll parses every file; it returns the valid ones and one error per invalid one.
-func loadAll(files []string, over scenario.Overrides) ([]*scenario.Loaded, []error) {
-	var loaded []*scenario.Loaded
-	var errs []error
-	seen := map[string]string{}
-	for _, f := range files {
-		l, err := scenario.LoadWith(f, over)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if prev, dup := seen[l.ID]; dup {
-			errs = append(errs, &scenario.ValidationError{File: f, Path: "id", Message: "id " + l.ID + " is also used by " + prev})
-			continue
-		}
-		seen[l.ID] = f
-		loaded = append(loaded, l)
-	}
-	return loaded, errs
 }

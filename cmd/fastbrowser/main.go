@@ -1,5 +1,7 @@
 // Command fastbrowser is the CLI: it wires flags, exit codes and output format to the
-// runtime, worker, scenario and fixture packages, and holds no logic of its own.
+// runtime, worker, scenario and fixture packages, and holds no logic of its own. `run` and
+// `replay` hand their scenarios to a scenario.Suite (scheduling, the run's browser, the
+// per-scenario stores) and print and write the report it returns.
 package main
 
 import (

@@ -3,8 +3,8 @@ package chromium
 import "sync"
 
 // udpOff holds the DevTools URL of every browser this process launched with WebRTC's UDP
-// turned off and has not closed, so a session attaching to one (run's shared browser) knows
-// its profile holds WebRTC to the proxy.
+// turned off and has not closed, so a session in one (also one an Allocator shares, as in
+// run) knows its profile holds WebRTC to the proxy.
 var udpOff = struct {
 	sync.Mutex
 	urls map[string]bool

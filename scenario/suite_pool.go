@@ -1,19 +1,17 @@
-package main
+package scenario
 
 import (
 	"context"
 	"net/url"
 	"sync"
-
-	"github.com/fastbrowser/fastbrowser/scenario"
 )
 
 // runPool runs scenarios on up to jobs goroutines, each with its own session, and hands
 // their reports to emit in input order, as soon as every earlier one is done: output and
 // report order never depend on the parallelism. With failFast, no scenario starts after one
 // failed; those and the ones Ctrl-C kept from starting are reported skipped.
-func runPool(ctx context.Context, loaded []*scenario.Loaded, jobs int, failFast bool, envFor func(*scenario.Loaded) scenario.Env, emit func(scenario.ScenarioReport)) []scenario.ScenarioReport {
-	reports := make([]scenario.ScenarioReport, len(loaded))
+func runPool(ctx context.Context, loaded []*Loaded, jobs int, failFast bool, envFor func(*Loaded) Env, emit func(ScenarioReport)) []ScenarioReport {
+	reports := make([]ScenarioReport, len(loaded))
 	done := make([]chan struct{}, len(loaded))
 	for i := range done {
 		done[i] = make(chan struct{})
@@ -33,7 +31,7 @@ func runPool(ctx context.Context, loaded []*scenario.Loaded, jobs int, failFast 
 	stopped := make(chan struct{})
 	for i, l := range loaded {
 		skip := func() {
-			reports[i] = scenario.Skipped(l)
+			reports[i] = Skipped(l)
 			close(done[i])
 		}
 		select {
@@ -47,8 +45,8 @@ func runPool(ctx context.Context, loaded []*scenario.Loaded, jobs int, failFast 
 				defer func() { <-slots; close(done[i]) }()
 				unlock := locks.lock(l)
 				defer unlock()
-				reports[i] = scenario.Run(ctx, l, envFor(l))
-				if failFast && reports[i].Status != scenario.StatusPassed {
+				reports[i] = Run(ctx, l, envFor(l))
+				if failFast && reports[i].Status != StatusPassed {
 					stop.Do(func() { close(stopped) })
 				}
 			}()
@@ -80,7 +78,7 @@ type serverLocks struct {
 	held map[string]*sync.Mutex
 }
 
-func (s *serverLocks) lock(l *scenario.Loaded) func() {
+func (s *serverLocks) lock(l *Loaded) func() {
 	key := managedAddress(l)
 	if key == "" {
 		return func() {}
@@ -98,9 +96,9 @@ func (s *serverLocks) lock(l *scenario.Loaded) func() {
 
 // managedAddress is the host:port a managed server of the scenario listens on, as its
 // readiness URL names it ("" when the scenario starts no server).
-func managedAddress(l *scenario.Loaded) string {
+func managedAddress(l *Loaded) string {
 	f := l.Fixture
-	if f == nil || f.Server == nil || f.Server.Mode != scenario.ModeManaged {
+	if f == nil || f.Server == nil || f.Server.Mode != ModeManaged {
 		return ""
 	}
 	u, err := url.Parse(f.Server.Readiness.URL)

@@ -1,4 +1,4 @@
-package main
+package scenario
 
 import (
 	"sync"
@@ -6,16 +6,16 @@ import (
 	"github.com/fastbrowser/fastbrowser/artifacts"
 )
 
-// evidenceStores opens one artifact store per scenario under the run's artifacts directory
+// scenarioStores opens one artifact store per scenario under the run's artifacts directory
 // (DIR/artifacts/<scenarioId>/<runId>/…), on first use, and closes them all at the end of
 // the run: uncommitted writes are discarded, committed evidence stays.
-type evidenceStores struct {
+type scenarioStores struct {
 	root   string
 	mu     sync.Mutex
 	stores map[string]*artifacts.Store
 }
 
-func (e *evidenceStores) forScenario(id string) (*artifacts.Store, error) {
+func (e *scenarioStores) forScenario(id string) (*artifacts.Store, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if s, ok := e.stores[id]; ok {
@@ -32,7 +32,7 @@ func (e *evidenceStores) forScenario(id string) (*artifacts.Store, error) {
 	return s, nil
 }
 
-func (e *evidenceStores) close() {
+func (e *scenarioStores) close() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, s := range e.stores {

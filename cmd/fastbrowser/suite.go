@@ -1,0 +1,60 @@
+package main
+
+import (
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fastbrowser/fastbrowser/runtime/secrets"
+	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/scenario/junit"
+)
+
+// runOutput is how `run` and `replay` write: through stdout and stderr scrubbed of the run's
+// secret set, which also scrubs everything the suite writes (report.json, report.html,
+// diagnostics).
+type runOutput struct {
+	st             *state // writes through the scrubbing writers
+	secrets        *secrets.Set
+	stdout, stderr *secrets.Writer
+}
+
+func newRunOutput(st *state) *runOutput {
+	ro := &runOutput{secrets: secrets.New()}
+	ro.stdout, ro.stderr = ro.secrets.Writer(st.stdout), ro.secrets.Writer(st.stderr)
+	ro.st = st.withOutput(ro.stdout, ro.stderr)
+	return ro
+}
+
+func (ro *runOutput) flush() {
+	_ = ro.stdout.Flush()
+	_ = ro.stderr.Flush()
+}
+
+// newSuite wires the browser flags and the run's output into a scenario.Suite (opts holds
+// the command's own choices). A secret that cannot be registered is invalid input (exit 2).
+func newSuite(c *cli.Context, ro *runOutput, loaded []*scenario.Loaded, out string, opts scenario.SuiteOptions) (*scenario.Suite, error) {
+	opts.Session = runtimeOptions(c, ro.st, nil)
+	opts.Out, opts.Secrets, opts.Notices = out, ro.secrets, ro.st.stderr
+	s, err := scenario.NewSuite(loaded, opts)
+	if err != nil {
+		return nil, exitWith(exitInvalid, "%v", err)
+	}
+	return s, nil
+}
+
+// writeReports writes DIR/report.json, DIR/junit.xml and DIR/report.html, all scrubbed of
+// the run's secrets, and returns the report.json path.
+func writeReports(out string, rep *scenario.Report, set *secrets.Set) (string, error) {
+	reportPath := filepath.Join(out, "report.json")
+	if err := rep.WriteFileScrubbed(reportPath, set.ScrubJSON); err != nil {
+		return "", exitWith(exitFailed, "cannot write %s", reportPath)
+	}
+	if err := junit.WriteFile(filepath.Join(out, "junit.xml"), rep, set.ScrubBytes); err != nil {
+		return "", exitWith(exitFailed, "cannot write %s", filepath.Join(out, "junit.xml"))
+	}
+	if err := writeHTMLReport(out, rep, set.ScrubBytes); err != nil {
+		return "", exitWith(exitFailed, "cannot write %s", filepath.Join(out, "report.html"))
+	}
+	return reportPath, nil
+}

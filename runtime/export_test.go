@@ -1,0 +1,12 @@
+package runtime
+
+import (
+	"context"
+
+	"github.com/fastbrowser/fastbrowser/runtime/chromium"
+)
+
+// AcquireForTest is Allocator.acquire for the external tests: what one opening session gets.
+func (a *Allocator) AcquireForTest(ctx context.Context, onRelaunch func(Relaunch)) (string, *chromium.Browser, error) {
+	return a.acquire(ctx, onRelaunch)
+}

@@ -1,0 +1,138 @@
+package scenario
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/runtime/secrets"
+)
+
+// SuiteOptions configures a Suite.
+type SuiteOptions struct {
+	// Jobs is how many scenarios run at a time (at least 1), each in its own worker and
+	// browser context; scenarios starting a managed server on the same address still take
+	// turns.
+	Jobs int
+	// FailFast starts no scenario after one did not pass; those are reported skipped.
+	FailFast bool
+	// Session is what every scenario's session starts from: the browser (Executable and
+	// Headed launch one for the run, CDPURL attaches to one), the worker (WorkerPath,
+	// WorkerArgs), Log and LookupEnv. The suite sets the rest per scenario. Log and
+	// LookupEnv also serve the fixture servers and hooks.
+	Session runtime.Options
+	// Out is the run's directory: each scenario's evidence and diagnostics go to its own
+	// artifact store under Out/artifacts.
+	Out string
+	// Secrets is the run's secret set: the suite registers every secret the scenarios name
+	// before anything runs, and scrubs sessions and diagnostics with it. The caller scrubs
+	// its own output and the report files with the same set.
+	Secrets *secrets.Set
+	// Notices receives what a run says on stderr by itself (a browser relaunch). Nil discards.
+	Notices io.Writer
+	// Emit, when set, receives each scenario's report as soon as every earlier one is done,
+	// in input order (progress lines).
+	Emit func(ScenarioReport)
+	// KeepOpen, when set, runs after a scenario's operations ended and before its browser
+	// session closes, unless the run was interrupted by then; it holds the session open until
+	// it returns. The interrupt that ends it does not make the run interrupted (replay
+	// --keep-open).
+	KeepOpen func(ctx context.Context)
+}
+
+// Suite runs scenario files the way `fastbrowser run` and `replay` do: up to Jobs at a time
+// in one lazily launched browser (or an attached one), each scenario with its own session and
+// artifact store, reported in input order, into one report v1.
+type Suite struct {
+	loaded  []*Loaded
+	opts    SuiteOptions
+	started time.Time
+	rep     *Report
+	stores  *scenarioStores
+	// browser serves every session; browserUDP, launched only for a scenario that allows
+	// WebRTC under a "*" policy, keeps WebRTC's UDP on (browser's profile turns it off:
+	// runtime/webrtc.go). Attached, browser is the one at Session.CDPURL and browserUDP nil.
+	browser, browserUDP *runtime.Allocator
+	// opening lets one session open at a time. Opening is mostly Chromium starting a
+	// renderer for the new context; concurrent opens contend for the same CPU and take as
+	// long in total, but each one alone can then run past the worker-ready budget on a
+	// loaded machine (seen with --jobs 4 on 2 CPUs). Operations still run in parallel. The
+	// wait is bounded by the scenario's context and by each open's own budget.
+	opening chan struct{}
+	version sync.Once
+	// keptOpen: a scenario was held open by KeepOpen, so the interrupt that ended the wait
+	// does not make the run interrupted.
+	keptOpen atomic.Bool
+}
+
+// NewSuite prepares a run of loaded, in that order, and registers every secret they name
+// (typed text, server and hook env) in opts.Secrets before anything runs or prints, so each
+// is masked from the first byte on. Nothing is launched until a scenario opens its session.
+// The caller closes the suite.
+func NewSuite(loaded []*Loaded, opts SuiteOptions) (*Suite, error) {
+	started := time.Now()
+	if opts.Secrets == nil {
+		opts.Secrets = secrets.New()
+	}
+	if opts.Notices == nil {
+		opts.Notices = io.Discard
+	}
+	lookup := opts.Session.LookupEnv
+	for _, l := range loaded {
+		if err := RegisterSecrets(l, lookup, opts.Secrets); err != nil {
+			return nil, err
+		}
+	}
+	s := &Suite{loaded: loaded, opts: opts, started: started, opening: make(chan struct{}, 1),
+		stores: &scenarioStores{root: filepath.Join(opts.Out, "artifacts")},
+		rep: &Report{Version: ReportVersion, RunID: NewRunID(started), StartedAt: started.UTC(),
+			Scenarios: []ScenarioReport{}}}
+	s.browser, s.browserUDP = allocators(opts.Session)
+	s.rep.Browser.Attached = s.browser.Attached()
+	return s, nil
+}
+
+// Run runs the suite's scenarios, up to Jobs at a time, hands each report to Emit in input
+// order, and returns the run's report.
+func (s *Suite) Run(ctx context.Context) *Report {
+	return s.finish(ctx, runPool(ctx, s.loaded, s.opts.Jobs, s.opts.FailFast, s.env, s.emit))
+}
+
+// RunOne runs l at once, alone and outside the schedule (replay: a Ctrl-C before it starts
+// still runs it, to be interrupted), and returns the run's report holding it. Emit is not
+// called.
+func (s *Suite) RunOne(ctx context.Context, l *Loaded) *Report {
+	return s.finish(ctx, []ScenarioReport{Run(ctx, l, s.env(l))})
+}
+
+func (s *Suite) emit(sr ScenarioReport) {
+	if s.opts.Emit != nil {
+		s.opts.Emit(sr)
+	}
+}
+
+// finish completes the report: duration, counts and status (interrupted when the run's
+// context ended, except by the Ctrl-C that closed a KeepOpen wait).
+func (s *Suite) finish(ctx context.Context, scenarios []ScenarioReport) *Report {
+	s.rep.Scenarios = scenarios
+	s.rep.DurationMs = time.Since(s.started).Milliseconds()
+	s.rep.Summarise()
+	if ctx.Err() != nil && !s.keptOpen.Load() {
+		s.rep.Status = StatusInterrupted
+	}
+	return s.rep
+}
+
+// Close stops the browser the suite launched (an attached one is left alone) and closes the
+// artifact stores: uncommitted writes are discarded, committed evidence stays.
+func (s *Suite) Close() {
+	_ = s.browser.Close()
+	if s.browserUDP != nil {
+		_ = s.browserUDP.Close()
+	}
+	s.stores.close()
+}
