@@ -21,33 +21,83 @@ type Budget struct {
 
 // The published budgets (DESIGN.md "Budgets").
 var (
-	BrowserStartup     = Budget{Name: "browserStartup", Default: 10 * time.Second, Ceiling: 10 * time.Second}
-	WorkerReady        = Budget{Name: "workerReady", Default: 5 * time.Second, Ceiling: 5 * time.Second}
-	Request            = Budget{Name: "request", Default: 10 * time.Second, Ceiling: 120 * time.Second}
-	ActionVerification = Budget{Name: "actionVerification", Default: 3 * time.Second, Ceiling: 3 * time.Second}
-	ReadWait           = Budget{Name: "readWait", Default: 3 * time.Second, Ceiling: 3 * time.Second}
-	Navigation         = Budget{Name: "navigation", Default: 10 * time.Second, Ceiling: 10 * time.Second}
-	PopupWait          = Budget{Name: "popupWait", Default: 5 * time.Second, Ceiling: 5 * time.Second}
-	Screenshot         = Budget{Name: "screenshot", Default: 10 * time.Second, Floor: 2 * time.Second, Ceiling: 60 * time.Second}
-	Observation        = Budget{Name: "observation", Default: 3 * time.Second, Floor: 2 * time.Second, Ceiling: 10 * time.Second}
-	FailureEvidence    = Budget{Name: "failureEvidence", Default: 2 * time.Second, Ceiling: 2 * time.Second}
-	ScenarioRun        = Budget{Name: "scenarioRun", Default: 60 * time.Second, Ceiling: 120 * time.Second}
+	browserStartup     = Budget{Name: "browserStartup", Default: 10 * time.Second, Ceiling: 10 * time.Second}
+	workerReady        = Budget{Name: "workerReady", Default: 5 * time.Second, Ceiling: 5 * time.Second}
+	request            = Budget{Name: "request", Default: 10 * time.Second, Ceiling: 120 * time.Second}
+	actionVerification = Budget{Name: "actionVerification", Default: 3 * time.Second, Ceiling: 3 * time.Second}
+	readWait           = Budget{Name: "readWait", Default: 3 * time.Second, Ceiling: 3 * time.Second}
+	navigation         = Budget{Name: "navigation", Default: 10 * time.Second, Ceiling: 10 * time.Second}
+	popupWait          = Budget{Name: "popupWait", Default: 5 * time.Second, Ceiling: 5 * time.Second}
+	screenshot         = Budget{Name: "screenshot", Default: 10 * time.Second, Floor: 2 * time.Second, Ceiling: 60 * time.Second}
+	observation        = Budget{Name: "observation", Default: 3 * time.Second, Floor: 2 * time.Second, Ceiling: 10 * time.Second}
+	failureEvidence    = Budget{Name: "failureEvidence", Default: 2 * time.Second, Ceiling: 2 * time.Second}
+	scenarioRun        = Budget{Name: "scenarioRun", Default: 60 * time.Second, Ceiling: 120 * time.Second}
 
 	// Bounds that are not in DESIGN.md's table but that something must still wait for.
 	// ProcessStopGrace is how long a child gets after SIGTERM before its group is killed.
-	ProcessStopGrace = Budget{Name: "processStopGrace", Default: 2 * time.Second, Ceiling: 10 * time.Second}
+	processStopGrace = Budget{Name: "processStopGrace", Default: 2 * time.Second, Ceiling: 10 * time.Second}
 	// FixtureReadiness bounds one managed or external fixture server's readiness probe; its
 	// ceiling is the browser-startup ceiling, as scenario file v1 says.
-	FixtureReadiness = Budget{Name: "fixtureReadiness", Default: 10 * time.Second, Ceiling: 10 * time.Second}
+	fixtureReadiness = Budget{Name: "fixtureReadiness", Default: 10 * time.Second, Ceiling: 10 * time.Second}
 	// Hook bounds one setup/reset/cleanup hook (always also inside the scenario budget).
-	Hook = Budget{Name: "hook", Default: 30 * time.Second, Ceiling: 120 * time.Second}
+	hook = Budget{Name: "hook", Default: 30 * time.Second, Ceiling: 120 * time.Second}
 	// CDPCall bounds one CDP round trip that has no operation budget of its own.
-	CDPCall = Budget{Name: "cdpCall", Default: 5 * time.Second, Ceiling: 10 * time.Second}
+	cdpCall = Budget{Name: "cdpCall", Default: 5 * time.Second, Ceiling: 10 * time.Second}
 )
 
+// The budgets and limits are unexported values behind accessors, so nothing can change a
+// bound at run time.
+
+// BrowserStartup bounds launching Chromium until its DevTools endpoint answers.
+func BrowserStartup() Budget { return browserStartup }
+
+// WorkerReady bounds a worker's start until its ready frame.
+func WorkerReady() Budget { return workerReady }
+
+// Request bounds one call that has no budget of its own, and a whole act.
+func Request() Budget { return request }
+
+// ActionVerification bounds an act's wait for its effect.
+func ActionVerification() Budget { return actionVerification }
+
+// ReadWait bounds read and a bounded assert.
+func ReadWait() Budget { return readWait }
+
+// Navigation bounds navigate and reload.
+func Navigation() Budget { return navigation }
+
+// PopupWait bounds waitPopup.
+func PopupWait() Budget { return popupWait }
+
+// Screenshot bounds a captureEvidence (its budgetMs).
+func Screenshot() Budget { return screenshot }
+
+// Observation bounds observe.
+func Observation() Budget { return observation }
+
+// FailureEvidence bounds the evidence captured for a failed operation.
+func FailureEvidence() Budget { return failureEvidence }
+
+// ScenarioRun bounds one scenario, hooks and server included.
+func ScenarioRun() Budget { return scenarioRun }
+
+// ProcessStopGrace is how long a child gets after SIGTERM before its group is killed.
+func ProcessStopGrace() Budget { return processStopGrace }
+
+// FixtureReadiness bounds one fixture server's readiness probe.
+func FixtureReadiness() Budget { return fixtureReadiness }
+
+// Hook bounds one setup/reset/cleanup hook.
+func Hook() Budget { return hook }
+
+// CDPCall bounds one CDP round trip that has no operation budget of its own.
+func CDPCall() Budget { return cdpCall }
+
 // All lists every budget, for documentation and for tests.
-var All = []Budget{BrowserStartup, WorkerReady, Request, ActionVerification, ReadWait, Navigation,
-	PopupWait, Screenshot, Observation, FailureEvidence, ScenarioRun, ProcessStopGrace, FixtureReadiness, Hook, CDPCall}
+func All() []Budget {
+	return []Budget{browserStartup, workerReady, request, actionVerification, readWait, navigation,
+		popupWait, screenshot, observation, failureEvidence, scenarioRun, processStopGrace, fixtureReadiness, hook, cdpCall}
+}
 
 // Artifact and protocol size limits.
 const (
@@ -72,9 +122,9 @@ type Limit struct {
 
 // The outline budgets.
 var (
-	OutlineNodes     = Limit{Name: "maxNodes", Default: 400, Ceiling: 5000}
-	OutlineDepth     = Limit{Name: "maxDepth", Default: 24, Ceiling: 64}
-	OutlineTextChars = Limit{Name: "maxTextChars", Default: 12000, Ceiling: 100000}
+	outlineNodes     = Limit{Name: "maxNodes", Default: 400, Ceiling: 5000}
+	outlineDepth     = Limit{Name: "maxDepth", Default: 24, Ceiling: 64}
+	outlineTextChars = Limit{Name: "maxTextChars", Default: 12000, Ceiling: 100000}
 )
 
 // How much of a page the worker reads to build an outline: budgets bound work and memory,
@@ -90,6 +140,15 @@ const (
 	OutlineSearchResults    = 1000 // password fields one DOM search lists
 	WorkerMemoryCeiling     = 150 << 20
 )
+
+// OutlineNodes is observe's maxNodes.
+func OutlineNodes() Limit { return outlineNodes }
+
+// OutlineDepth is observe's maxDepth.
+func OutlineDepth() Limit { return outlineDepth }
+
+// OutlineTextChars is observe's maxTextChars.
+func OutlineTextChars() Limit { return outlineTextChars }
 
 // Resolve returns the value to use for a request of want (0 means the default); a
 // request over the ceiling or below zero is refused.

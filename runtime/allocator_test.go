@@ -52,7 +52,7 @@ func TestAttachedMeansNotOurs(t *testing.T) {
 	if err := alloc.Close(); err != nil {
 		t.Fatal(err)
 	}
-	proctest.RequireGroupGone(t, pid, budgets.ProcessStopGrace.Default)
+	proctest.RequireGroupGone(t, pid, budgets.ProcessStopGrace().Default)
 
 	shared, err := runtimetest.Browser()
 	if err != nil {
@@ -86,7 +86,7 @@ func TestAllocatorRelaunchesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = syscall.Kill(dead.Pid(), syscall.SIGKILL)
-	if !proctest.PollUntil(budgets.ProcessStopGrace.Default, dead.Exited) {
+	if !proctest.PollUntil(budgets.ProcessStopGrace().Default, dead.Exited) {
 		t.Fatal("the browser survived SIGKILL")
 	}
 	const openers = 4
@@ -111,7 +111,7 @@ func TestAllocatorRelaunchesOnce(t *testing.T) {
 	if len(relaunches) != 1 || relaunches[0].Err != nil || relaunches[0].Cleanup != nil || relaunches[0].Died != "signal killed" {
 		t.Errorf("relaunches %+v, want one, ok, after signal killed", relaunches)
 	}
-	proctest.RequireGroupGone(t, dead.Pid(), budgets.ProcessStopGrace.Default)
+	proctest.RequireGroupGone(t, dead.Pid(), budgets.ProcessStopGrace().Default)
 	if _, err := os.Stat(dead.ProfileDir()); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the dead browser's profile %s: %v", dead.ProfileDir(), err)
 	}

@@ -39,7 +39,7 @@ func freezeSite() (*httptest.Server, <-chan struct{}) {
 			}
 			select {
 			case <-r.Context().Done():
-			case <-time.After(budgets.Request.Ceiling):
+			case <-time.After(budgets.Request().Ceiling):
 			}
 		default:
 			http.NotFound(w, r)
@@ -97,7 +97,7 @@ func TestBrowserKilledDuringAct(t *testing.T) {
 	// A worker that then goes too is not the cause: the session still says its browser died.
 	workerPid := rt.WorkerPid()
 	_ = syscall.Kill(workerPid, syscall.SIGKILL)
-	if !proctest.PollUntil(budgets.ProcessStopGrace.Default, func() bool { return !runtimetest.PidAlive(workerPid) }) {
+	if !proctest.PollUntil(budgets.ProcessStopGrace().Default, func() bool { return !runtimetest.PidAlive(workerPid) }) {
 		t.Fatalf("worker %d survived SIGKILL", workerPid)
 	}
 	_, err = transport.Dispatch(bg, rt, transport.Read{})
@@ -140,7 +140,7 @@ func TestTabClosingItselfIsNotABrowserCrash(t *testing.T) {
 		t.Fatalf("a tab closing itself was taken for a dead browser: %v", actErr)
 	}
 	// Until the worker has seen the target go, the tab's calls fail on its closed socket.
-	deadline := time.Now().Add(budgets.Navigation.Default)
+	deadline := time.Now().Add(budgets.Navigation().Default)
 	var err error
 	for {
 		_, err = transport.Dispatch(bg, rt, transport.Read{Tab: popup})

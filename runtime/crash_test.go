@@ -48,7 +48,7 @@ func TestWorkerKilledDuringOperation(t *testing.T) {
 	go func() {
 		select {
 		case <-slowReached:
-		case <-time.After(budgets.Navigation.Default):
+		case <-time.After(budgets.Navigation().Default):
 		}
 		_ = syscall.Kill(workerPid, syscall.SIGKILL)
 	}()
@@ -59,7 +59,7 @@ func TestWorkerKilledDuringOperation(t *testing.T) {
 	if oe.Retry != transport.RetryUnsafe || oe.Operation != "navigate" {
 		t.Errorf("crash error %+v", oe)
 	}
-	if took >= budgets.Request.Default {
+	if took >= budgets.Request().Default {
 		t.Errorf("the crash was reported after %s, beyond the request budget", took)
 	}
 	// Later calls are refused without being attempted.

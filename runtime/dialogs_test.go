@@ -156,7 +156,7 @@ func TestDialogOnLoadAndFromTimer(t *testing.T) {
 	// Between two operations: let the page open its alert, and wait until the page says the
 	// alert returned (it records "timerdone" after it).
 	post(t, site.URL+"/clicks/hit?page=go")
-	for deadline := time.Now().Add(budgets.Navigation.Default); runtimetest.Clicks(t, site.URL)["timerdone"] == 0; {
+	for deadline := time.Now().Add(budgets.Navigation().Default); runtimetest.Clicks(t, site.URL)["timerdone"] == 0; {
 		if time.Now().After(deadline) {
 			t.Fatal("the timer's alert was never answered")
 		}

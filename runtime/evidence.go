@@ -39,10 +39,10 @@ func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 	// The capture gets the failure-evidence budget (2 s, which is also the screenshot floor)
 	// in the worker, and its answer at most budgets.FailureEvidenceMargin more: a hung page delays a
 	// failure by 2.5 s at most (the client's own deadline would allow 2 s more).
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.FailureEvidence.Default+budgets.FailureEvidenceMargin)
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.FailureEvidence().Default+budgets.FailureEvidenceMargin)
 	defer cancel()
 	req := &transport.CaptureEvidence{RunID: r.evidence.RunID, Operation: r.evidenceLabel(op), Redaction: r.evidence.Redaction,
-		BudgetMs: int(budgets.FailureEvidence.Default.Milliseconds())}
+		BudgetMs: int(budgets.FailureEvidence().Default.Milliseconds())}
 	if refs := transport.TabRefs(op); len(refs) > 0 {
 		req.Tab = *refs[0] // already the worker's target id
 	}

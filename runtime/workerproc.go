@@ -65,7 +65,7 @@ func (w *workerProc) Close() error {
 	_ = w.Conn.Close()
 	select {
 	case <-w.proc.Done():
-	case <-time.After(budgets.ProcessStopGrace.Default):
+	case <-time.After(budgets.ProcessStopGrace().Default):
 	}
-	return w.proc.Stop(budgets.ProcessStopGrace.Default)
+	return w.proc.Stop(budgets.ProcessStopGrace().Default)
 }

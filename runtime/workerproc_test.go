@@ -73,7 +73,7 @@ func TestWorkerBrokeProtocolIsKilled(t *testing.T) {
 	wantWorkerError(t, err, transport.CodeProtocolError, transport.Unknown, "the worker wrote a line that is not a protocol v1 response")
 	select {
 	case <-w.proc.Done():
-	case <-time.After(budgets.Request.Default):
+	case <-time.After(budgets.Request().Default):
 		t.Fatal("the worker that broke the protocol was not stopped")
 	}
 	if sig := w.proc.Signal(); sig != "killed" {

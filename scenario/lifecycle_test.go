@@ -116,7 +116,7 @@ echo cleanup-saw-$code >> %s; echo cleanup hook says $TOKEN`, host, port, hookLo
 			// machine can take a while to start the binary). The never-ready case waits its
 			// budget out, and the binary must be up within it too (the error says what it
 			// answered, the cleanup hook and the server log need it running): 5 s.
-			readinessMs := budgets.FixtureReadiness.Default.Milliseconds()
+			readinessMs := budgets.FixtureReadiness().Default.Milliseconds()
 			if c.status == StatusError {
 				readinessMs = 5000
 			}

@@ -164,8 +164,8 @@ func checkBudgets(b *Budgets) error {
 	if b.TimeoutMs <= 0 {
 		return fail("budgets.timeoutMs", "expected a positive number of milliseconds")
 	}
-	if _, err := budgets.ScenarioRun.ResolveMs(b.TimeoutMs); err != nil {
-		return overCeiling("budgets.timeoutMs", b.TimeoutMs, budgets.ScenarioRun)
+	if _, err := budgets.ScenarioRun().ResolveMs(b.TimeoutMs); err != nil {
+		return overCeiling("budgets.timeoutMs", b.TimeoutMs, budgets.ScenarioRun())
 	}
 	return nil
 }
@@ -211,8 +211,8 @@ func checkFixture(fx *Fixture) (*url.URL, error) {
 	if rd.TimeoutMs < 0 {
 		return nil, fail("fixture.server.readiness.timeoutMs", "expected a positive number of milliseconds")
 	}
-	if _, err := budgets.FixtureReadiness.ResolveMs(rd.TimeoutMs); err != nil {
-		return nil, overCeiling("fixture.server.readiness.timeoutMs", rd.TimeoutMs, budgets.FixtureReadiness)
+	if _, err := budgets.FixtureReadiness().ResolveMs(rd.TimeoutMs); err != nil {
+		return nil, overCeiling("fixture.server.readiness.timeoutMs", rd.TimeoutMs, budgets.FixtureReadiness())
 	}
 	return base, nil
 }
@@ -260,8 +260,8 @@ func checkCommand(c *Command, path string, hook bool) error {
 		if c.TimeoutMs < 0 {
 			return fail(path+".timeoutMs", "expected a positive number of milliseconds")
 		}
-		if _, err := budgets.Hook.ResolveMs(c.TimeoutMs); err != nil {
-			return overCeiling(path+".timeoutMs", c.TimeoutMs, budgets.Hook)
+		if _, err := budgets.Hook().ResolveMs(c.TimeoutMs); err != nil {
+			return overCeiling(path+".timeoutMs", c.TimeoutMs, budgets.Hook())
 		}
 	}
 	return nil
@@ -325,8 +325,8 @@ func checkOperations(ops []Operation, base *url.URL) error {
 		if op.TimeoutMs < 0 {
 			return fail(path+".timeoutMs", "expected a positive number of milliseconds")
 		}
-		if _, err := budgets.Request.ResolveMs(op.TimeoutMs); err != nil {
-			return overCeiling(path+".timeoutMs", op.TimeoutMs, budgets.Request)
+		if _, err := budgets.Request().ResolveMs(op.TimeoutMs); err != nil {
+			return overCeiling(path+".timeoutMs", op.TimeoutMs, budgets.Request())
 		}
 		if op.Context != nil {
 			if op.Op == OpStep || op.Op == transport.OpNarrowOriginPolicy {

@@ -263,7 +263,7 @@ func TestParseResolvesAssertURL(t *testing.T) {
 	if got := transport.RequestBudget(l.Operations[2].requestBudget(context.Background())); got != 15*time.Second {
 		t.Errorf("operations[2] request budget %s, want 15s", got)
 	}
-	if got := transport.RequestBudget(l.Operations[0].requestBudget(context.Background())); got != budgets.Request.Default {
+	if got := transport.RequestBudget(l.Operations[0].requestBudget(context.Background())); got != budgets.Request().Default {
 		t.Errorf("operations[0] request budget %s, want the default", got)
 	}
 	_, err = Parse([]byte(`{"version":1,"id":"x","operations":[{"op":"assert","request":{"kind":"url","value":"/form"}}]}`))

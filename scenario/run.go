@@ -95,7 +95,7 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 	if l.Budgets != nil {
 		ms = l.Budgets.TimeoutMs
 	}
-	budget, _ := budgets.ScenarioRun.ResolveMs(ms) // validated at parse
+	budget, _ := budgets.ScenarioRun().ResolveMs(ms) // validated at parse
 	sctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 

@@ -115,7 +115,7 @@ func TestServerExitingEarlyIsNotReady(t *testing.T) {
 	base := freeURL(t)
 	// The longest readiness budget: half of it is a roomy bound on a loaded machine and still
 	// tells a run that notices the exit from one that waits the budget out.
-	readiness := budgets.FixtureReadiness.Ceiling
+	readiness := budgets.FixtureReadiness().Ceiling
 	l := load(t, map[string]any{
 		"version": 1, "id": "exits",
 		"fixture": map[string]any{"baseUrl": base, "server": map[string]any{
@@ -264,7 +264,7 @@ func TestScenarioBudgetEndsRun(t *testing.T) {
 	if c := rep.Operations[0].Error.Code; c != transport.CodeTimeout {
 		t.Fatalf("code %s", c)
 	}
-	if d := rep.Operations[0].DurationMs; d >= budgets.Navigation.Default.Milliseconds() {
+	if d := rep.Operations[0].DurationMs; d >= budgets.Navigation().Default.Milliseconds() {
 		t.Fatalf("the navigation ran %d ms: its own budget ended it, not the 6 s scenario budget", d)
 	}
 }

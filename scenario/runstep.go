@@ -24,7 +24,7 @@ func runStep(ctx context.Context, c transport.Caller, st *Step) (transport.Resul
 	if st.Target != nil {
 		tg, res.MatchedBy = *st.Target, "target"
 	} else {
-		ob, err := transport.Dispatch(ctx, c, transport.Observe{MaxNodes: budgets.OutlineNodes.Ceiling})
+		ob, err := transport.Dispatch(ctx, c, transport.Observe{MaxNodes: budgets.OutlineNodes().Ceiling})
 		if err != nil {
 			return nil, failed(asStep(err, ""))
 		}
@@ -49,7 +49,7 @@ func runStep(ctx context.Context, c transport.Caller, st *Step) (transport.Resul
 				what = st.Postcondition.Kind + " did not become " + quote(st.Postcondition.Value)
 			}
 			oe := transport.NewError(OpStep, transport.PhaseVerify, transport.CodePostconditionFailed, transport.RetryUnsafe, transport.Unknown,
-				"%s within %s after %s on %s %q", what, budgets.ActionVerification.Default, st.Action, ar.Receipt.Ref, ar.Receipt.Name)
+				"%s within %s after %s on %s %q", what, budgets.ActionVerification().Default, st.Action, ar.Receipt.Ref, ar.Receipt.Name)
 			oe.Dialogs = transport.AsOperationError(OpStep, err).Dialogs
 			return nil, failed(oe)
 		}

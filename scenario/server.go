@@ -48,7 +48,7 @@ func awaitReady(ctx context.Context, s *Server, fs *fixtureServer) error {
 	if want == 0 {
 		want = 200
 	}
-	timeout, _ := budgets.FixtureReadiness.ResolveMs(s.Readiness.TimeoutMs)
+	timeout, _ := budgets.FixtureReadiness().ResolveMs(s.Readiness.TimeoutMs)
 	var exited <-chan struct{}
 	if fs != nil && fs.proc != nil {
 		exited = fs.proc.Done()
@@ -88,7 +88,7 @@ func (fs *fixtureServer) stop() error {
 	if fs == nil || fs.proc == nil {
 		return nil
 	}
-	err := fs.proc.Stop(budgets.ProcessStopGrace.Default)
+	err := fs.proc.Stop(budgets.ProcessStopGrace().Default)
 	awaitDrained(fs.proc)
 	return err
 }
@@ -96,7 +96,7 @@ func (fs *fixtureServer) stop() error {
 // awaitDrained waits, at most the stop grace, for the package's drains of p to end, so an
 // output log taken afterwards holds everything the process wrote.
 func awaitDrained(p *process.Process) {
-	t := time.NewTimer(budgets.ProcessStopGrace.Default)
+	t := time.NewTimer(budgets.ProcessStopGrace().Default)
 	defer t.Stop()
 	select {
 	case <-p.Drained():
@@ -146,7 +146,7 @@ func startCommand(c *Command, dir string, lookup func(string) (string, bool), lo
 // runHook runs a one-shot hook within its budget (and the scenario's, via ctx). Its output
 // goes to log and, bounded, to out.
 func runHook(ctx context.Context, name string, c *Command, dir string, lookup func(string) (string, bool), log io.Writer, out *outputLog) error {
-	timeout, _ := budgets.Hook.ResolveMs(c.TimeoutMs)
+	timeout, _ := budgets.Hook().ResolveMs(c.TimeoutMs)
 	proc, err := startCommand(c, dir, lookup, log, out)
 	if err != nil {
 		return scenarioError(transport.CodeHookFailed, "%s hook could not start: %s", name, err.Error())
@@ -158,10 +158,10 @@ func runHook(ctx context.Context, name string, c *Command, dir string, lookup fu
 	select {
 	case <-proc.Done():
 	case <-timer.C:
-		_ = proc.Stop(budgets.ProcessStopGrace.Default)
+		_ = proc.Stop(budgets.ProcessStopGrace().Default)
 		return scenarioError(transport.CodeHookFailed, "%s hook did not finish within %s", name, timeout)
 	case <-ctx.Done():
-		_ = proc.Stop(budgets.ProcessStopGrace.Default)
+		_ = proc.Stop(budgets.ProcessStopGrace().Default)
 		return ctxEnded(ctx, "during the "+name+" hook")
 	}
 	// The hook itself exited; anything it left in its process group goes too.

@@ -60,7 +60,7 @@ func TestSuiteSessionsOwnTheirBrowser(t *testing.T) {
 		t.Fatalf("browser pids %v: want one live browser for both sessions", pids)
 	}
 	s.Close()
-	proctest.RequireGroupGone(t, pids[0], budgets.ProcessStopGrace.Default)
+	proctest.RequireGroupGone(t, pids[0], budgets.ProcessStopGrace().Default)
 }
 
 // TestSuiteReportsInInputOrder: with more jobs than scenarios, reports reach Emit and the

@@ -18,7 +18,7 @@ import (
 
 // ConnOptions says how a Conn waits for its peer and what it tells its owner.
 type ConnOptions struct {
-	// ReadyTimeout bounds the wait for the ready frame (0: budgets.WorkerReady default).
+	// ReadyTimeout bounds the wait for the ready frame (0: budgets.WorkerReady() default).
 	ReadyTimeout time.Duration
 	// Gone says why the peer is gone once its output ended cleanly (EOF): the message of
 	// the worker_crashed error every pending and later call gets. It is called once, from
@@ -82,7 +82,7 @@ func NewConn(ctx context.Context, r io.Reader, w io.WriteCloser, opts ConnOption
 }
 
 func (c *Conn) awaitReady(ctx context.Context, r *jsonl.Reader, want time.Duration) error {
-	readyIn, err := budgets.WorkerReady.Resolve(want)
+	readyIn, err := budgets.WorkerReady().Resolve(want)
 	if err != nil {
 		return NewError("", PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "%s", err.Error())
 	}
@@ -301,7 +301,7 @@ func (c *Conn) abandon(id string) {
 func (c *Conn) Close() error {
 	c.closeOnce.Do(func() {
 		if c.startClosing() {
-			ctx, cancel := context.WithTimeout(context.Background(), budgets.Request.Default)
+			ctx, cancel := context.WithTimeout(context.Background(), budgets.Request().Default)
 			_, _ = c.Call(ctx, &Close{}, nil)
 			cancel()
 		}

@@ -80,7 +80,7 @@ func (p *pipeWorker) next(t *testing.T) string {
 	select {
 	case f := <-p.frames:
 		return f
-	case <-time.After(budgets.Request.Default):
+	case <-time.After(budgets.Request().Default):
 		t.Fatal("the Conn wrote no frame")
 	}
 	return ""
@@ -103,7 +103,7 @@ func (p *pipeWorker) closed(t *testing.T) (quiet bool) {
 	select {
 	case <-p.eof:
 		return len(p.frames) == 0
-	case <-time.After(budgets.Request.Default):
+	case <-time.After(budgets.Request().Default):
 		t.Fatal("the Conn did not close its writer")
 	}
 	return false
@@ -126,7 +126,7 @@ func await(t *testing.T, ch <-chan callResult) callResult {
 	select {
 	case r := <-ch:
 		return r
-	case <-time.After(budgets.Request.Default):
+	case <-time.After(budgets.Request().Default):
 		t.Fatal("the call did not return")
 	}
 	return callResult{}
@@ -145,7 +145,7 @@ func wantDone(t *testing.T, c *Conn) {
 	t.Helper()
 	select {
 	case <-c.Done():
-	case <-time.After(budgets.Request.Default):
+	case <-time.After(budgets.Request().Default):
 		t.Fatal("Done was not closed")
 	}
 }
@@ -276,7 +276,7 @@ func TestConnBrokenStream(t *testing.T) {
 			wantDone(t, c)
 			select {
 			case <-broken:
-			case <-time.After(budgets.Request.Default):
+			case <-time.After(budgets.Request().Default):
 				t.Fatal("the owner was not told the worker broke the protocol")
 			}
 		})
@@ -307,7 +307,7 @@ func TestConnNotReady(t *testing.T) {
 		{"torn ready", `{"v":1,"ready":{"proto`, true, bg, 0, CodeLaunchFailed, ended},
 		{"silent past the bound", "", false, bg, time.Millisecond, CodeLaunchFailed, "the worker was not ready within 1ms"},
 		{"cancelled", "", false, cancelled, 0, CodeCancelled, "cancelled while the worker started"},
-		{"bound over the ceiling", "", false, bg, budgets.WorkerReady.Ceiling + time.Second, CodeBudgetExceeded, "workerReady budget of 6s is over its ceiling of 5s"},
+		{"bound over the ceiling", "", false, bg, budgets.WorkerReady().Ceiling + time.Second, CodeBudgetExceeded, "workerReady budget of 6s is over its ceiling of 5s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, r, w := newPipeWorker(t)

@@ -128,9 +128,9 @@ type ArtifactMeta struct {
 // evidenceDeadline: the capture's own budget (its budgetMs, else the screenshot default) plus
 // the margin. Validate refused a budget the screenshot budget would not resolve.
 func evidenceDeadline(op Operation, _ time.Duration) time.Duration {
-	d := budgets.Screenshot.Ceiling
+	d := budgets.Screenshot().Ceiling
 	if ce, ok := op.(*CaptureEvidence); ok {
-		if r, err := budgets.Screenshot.ResolveMs(int64(ce.BudgetMs)); err == nil {
+		if r, err := budgets.Screenshot().ResolveMs(int64(ce.BudgetMs)); err == nil {
 			d = r
 		}
 	}

@@ -94,7 +94,7 @@ func within(b budgets.Budget) func(Operation, time.Duration) time.Duration {
 
 // withinDefaultRequest: the operation's own budget ends it in the worker well inside the
 // default request budget, which a per-call request budget does not change.
-func withinDefaultRequest(Operation, time.Duration) time.Duration { return budgets.Request.Default }
+func withinDefaultRequest(Operation, time.Duration) time.Duration { return budgets.Request().Default }
 
 // withinRequest: the worker bounds the whole operation by the request budget; the margin
 // lets its own timeout answer first.
@@ -106,10 +106,10 @@ func withinRequest(_ Operation, request time.Duration) time.Duration {
 var table = []OpSpec{
 	{Name: OpObserve, New: newOp[Observe], Deadline: withinDefaultRequest, InFiles: true},
 	{Name: OpAct, New: newOp[Act], Mutates: true, Deadline: withinRequest, InFiles: true},
-	{Name: OpRead, New: newOp[Read], Deadline: within(budgets.ReadWait), InFiles: true},
-	{Name: OpAssert, New: newOp[Assert], Deadline: within(budgets.ReadWait), InFiles: true},
-	{Name: OpNavigate, New: newOp[Navigate], Mutates: true, Deadline: within(budgets.Navigation), InFiles: true},
-	{Name: OpReload, New: newOp[Reload], Mutates: true, Deadline: within(budgets.Navigation), InFiles: true},
+	{Name: OpRead, New: newOp[Read], Deadline: within(budgets.ReadWait()), InFiles: true},
+	{Name: OpAssert, New: newOp[Assert], Deadline: within(budgets.ReadWait()), InFiles: true},
+	{Name: OpNavigate, New: newOp[Navigate], Mutates: true, Deadline: within(budgets.Navigation()), InFiles: true},
+	{Name: OpReload, New: newOp[Reload], Mutates: true, Deadline: within(budgets.Navigation()), InFiles: true},
 	{Name: OpListTabs, New: newOp[ListTabs], InFiles: true, TabResult: "listedTab"},
 	{Name: OpSelectTab, New: newOp[SelectTab], InFiles: true, TabResult: "selectedTab"},
 	{Name: OpWaitPopup, New: newOp[WaitPopup], Deadline: withinDefaultRequest, InFiles: true, TabResult: "popup"},

@@ -7,7 +7,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
-// The request budget (budgets.Request: default 10 s, ceiling 120 s) bounds one call that has
+// The request budget (budgets.Request(): default 10 s, ceiling 120 s) bounds one call that has
 // no budget of its own. A caller sets it per call: on the wire as the request frame's
 // "timeoutMs", in Go on the context. Serve puts a frame's timeoutMs on the handler's
 // context; Conn.Call sends the context's on to the worker, which bounds act by it.
@@ -28,7 +28,7 @@ func RequestBudget(ctx context.Context) time.Duration {
 	if d, ok := ctx.Value(requestBudgetKey{}).(time.Duration); ok && d > 0 {
 		return d
 	}
-	return budgets.Request.Default
+	return budgets.Request().Default
 }
 
 // requestBudgetOf is the request budget a caller set on ctx, 0 when none.
@@ -37,12 +37,12 @@ func requestBudgetOf(ctx context.Context) time.Duration {
 	return d
 }
 
-// resolveTimeout checks a per-call request budget against budgets.Request.
+// resolveTimeout checks a per-call request budget against budgets.Request().
 func resolveTimeout(op string, d time.Duration) (time.Duration, error) {
-	r, err := budgets.Request.Resolve(d)
+	r, err := budgets.Request().Resolve(d)
 	if err != nil {
 		return 0, NewError(op, PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted,
-			"timeoutMs %d is outside 0–%d (the request budget's ceiling)", d.Milliseconds(), budgets.Request.Ceiling.Milliseconds()).WithPath("timeoutMs")
+			"timeoutMs %d is outside 0–%d (the request budget's ceiling)", d.Milliseconds(), budgets.Request().Ceiling.Milliseconds()).WithPath("timeoutMs")
 	}
 	return r, nil
 }

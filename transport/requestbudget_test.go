@@ -33,10 +33,10 @@ func TestServeTimeoutMs(t *testing.T) {
 		timeout string
 		want    time.Duration // 0: refused
 	}{
-		{``, budgets.Request.Default},
-		{`,"timeoutMs":0`, budgets.Request.Default},
+		{``, budgets.Request().Default},
+		{`,"timeoutMs":0`, budgets.Request().Default},
 		{`,"timeoutMs":15000`, 15 * time.Second},
-		{`,"timeoutMs":120000`, budgets.Request.Ceiling},
+		{`,"timeoutMs":120000`, budgets.Request().Ceiling},
 		{`,"timeoutMs":120001`, 0},
 		{`,"timeoutMs":-1`, 0},
 	} {
@@ -75,14 +75,14 @@ func TestConnSendsTimeoutMs(t *testing.T) {
 	}{
 		{bg, "0"},
 		{WithRequestBudget(bg, 15*time.Second), "15000"},
-		{WithRequestBudget(bg, budgets.Request.Ceiling), "120000"},
+		{WithRequestBudget(bg, budgets.Request().Ceiling), "120000"},
 	} {
 		res, err := Dispatch(tc.ctx, c, ListTabs{})
 		if err != nil || len(res.Tabs) != 1 || res.Tabs[0].Title != tc.want {
 			t.Fatalf("want timeoutMs %s on the wire, got %+v %v", tc.want, res, err)
 		}
 	}
-	for _, d := range []time.Duration{budgets.Request.Ceiling + time.Millisecond, -time.Second} {
+	for _, d := range []time.Duration{budgets.Request().Ceiling + time.Millisecond, -time.Second} {
 		_, err := Dispatch(WithRequestBudget(bg, d), c, ListTabs{})
 		var oe *OperationError
 		if !errors.As(err, &oe) || oe.Code != CodeBudgetExceeded || oe.Path != "timeoutMs" || oe.MutationState != NotAttempted {
@@ -108,20 +108,20 @@ func TestDeadlineFor(t *testing.T) {
 		{&Act{}, long + margin},
 		{&ListTabs{}, long},
 		{&CloseTab{Tab: "T"}, long},
-		{&Navigate{URL: "http://a.test/"}, budgets.Navigation.Default + margin},
-		{&Read{}, budgets.ReadWait.Default + margin},
-		{&Assert{}, budgets.ReadWait.Default + margin},
-		{&Observe{}, budgets.Request.Default},
-		{&WaitPopup{}, budgets.Request.Default},
-		{&CaptureEvidence{}, budgets.Screenshot.Default + margin},
-		{&CaptureEvidence{BudgetMs: 500}, budgets.Screenshot.Floor + margin},
+		{&Navigate{URL: "http://a.test/"}, budgets.Navigation().Default + margin},
+		{&Read{}, budgets.ReadWait().Default + margin},
+		{&Assert{}, budgets.ReadWait().Default + margin},
+		{&Observe{}, budgets.Request().Default},
+		{&WaitPopup{}, budgets.Request().Default},
+		{&CaptureEvidence{}, budgets.Screenshot().Default + margin},
+		{&CaptureEvidence{BudgetMs: 500}, budgets.Screenshot().Floor + margin},
 		{&CaptureEvidence{BudgetMs: 30000}, 30*time.Second + margin},
 	} {
 		if got := deadlineFor(c.op, long); got != c.want {
 			t.Errorf("%s %+v: deadline %s, want %s", c.op.OpName(), c.op, got, c.want)
 		}
 	}
-	if got := deadlineFor(&Act{}, budgets.Request.Default); got != budgets.Request.Default+margin {
+	if got := deadlineFor(&Act{}, budgets.Request().Default); got != budgets.Request().Default+margin {
 		t.Errorf("act under the default budget: %s", got)
 	}
 }

@@ -111,7 +111,7 @@ func (r Observe) Validate() error {
 		l    budgets.Limit
 		v    int
 		path string
-	}{{budgets.OutlineNodes, r.MaxNodes, "request.maxNodes"}, {budgets.OutlineDepth, r.MaxDepth, "request.maxDepth"}, {budgets.OutlineTextChars, r.MaxTextChars, "request.maxTextChars"}} {
+	}{{budgets.OutlineNodes(), r.MaxNodes, "request.maxNodes"}, {budgets.OutlineDepth(), r.MaxDepth, "request.maxDepth"}, {budgets.OutlineTextChars(), r.MaxTextChars, "request.maxTextChars"}} {
 		if _, err := c.l.Resolve(c.v); err != nil {
 			if c.v < 0 {
 				return Invalid(OpObserve, c.path, "expected a positive integer")
@@ -223,8 +223,8 @@ func (r CaptureEvidence) Validate() error {
 	if !ValidID(r.Operation) {
 		return Invalid(OpCaptureEvidence, "request.operation", "expected 1–64 characters of A-Z a-z 0-9 . _ - (not . or ..)")
 	}
-	if _, err := budgets.Screenshot.ResolveMs(int64(r.BudgetMs)); err != nil {
-		return NewError(OpCaptureEvidence, PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "budgetMs must be between 0 and %d", budgets.Screenshot.Ceiling.Milliseconds()).WithPath("request.budgetMs")
+	if _, err := budgets.Screenshot().ResolveMs(int64(r.BudgetMs)); err != nil {
+		return NewError(OpCaptureEvidence, PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "budgetMs must be between 0 and %d", budgets.Screenshot().Ceiling.Milliseconds()).WithPath("request.budgetMs")
 	}
 	return ValidateRedaction(OpCaptureEvidence, "request.redaction", r.Redaction)
 }

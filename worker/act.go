@@ -162,7 +162,7 @@ func (w *Worker) setChecked(ctx context.Context, t *tab, el *element, st element
 
 // pollState re-reads the element until cond holds or the verification budget ends.
 func (w *Worker) pollState(ctx context.Context, t *tab, el *element, cond func(elementState) bool) (elementState, bool) {
-	ctx, cancel := context.WithTimeout(ctx, budgets.ActionVerification.Default)
+	ctx, cancel := context.WithTimeout(ctx, budgets.ActionVerification().Default)
 	defer cancel()
 	for {
 		st, err := w.readState(ctx, t, el)
@@ -203,7 +203,7 @@ func (w *Worker) typeText(ctx context.Context, t *tab, el *element, text *transp
 	}
 	const lengthFn = `function () { const v = 'value' in this ? this.value : this.textContent; return [...(v || '')].length; }`
 	want := text.Len()
-	ctx, cancel := context.WithTimeout(ctx, budgets.ActionVerification.Default)
+	ctx, cancel := context.WithTimeout(ctx, budgets.ActionVerification().Default)
 	defer cancel()
 	for {
 		var n int

@@ -20,7 +20,7 @@ func (w *Worker) assert(ctx context.Context, r *transport.Assert, _ policy.Polic
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, budgets.ReadWait.Default)
+	ctx, cancel := context.WithTimeout(ctx, budgets.ReadWait().Default)
 	defer cancel()
 	want := r.Value
 	if r.Kind == transport.AssertOrigin {
@@ -85,7 +85,7 @@ func holds(kind, want string, pt pageText) bool {
 func assertionFailed(r *transport.Assert, last pageText, attempts int) error {
 	within := "on one read"
 	if r.Wait != transport.WaitNone {
-		within = "within " + budgets.ReadWait.Default.String()
+		within = "within " + budgets.ReadWait().Default.String()
 	}
 	var msg string
 	switch r.Kind {

@@ -116,7 +116,7 @@ func (w *Worker) diedDuring(err error) bool {
 	if !connClosed(err) && !errors.Is(err, errTabGone) {
 		return false
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
 	defer cancel()
 	probe := make(chan error, 1)
 	go func() { _, err := w.bc.Browser.GetVersion(ctx); probe <- err }()

@@ -96,7 +96,7 @@ func (w *Worker) adopt(ctx context.Context, t *tab, session string, parent *cdp.
 			return
 		}
 	}
-	call, cancel := context.WithTimeout(s.ctx, budgets.CDPCall.Default)
+	call, cancel := context.WithTimeout(s.ctx, budgets.CDPCall().Default)
 	defer cancel()
 	if err := w.watchWebSockets(call, s.ctx, c); err != nil {
 		w.log.Printf("watch WebSockets of %s target: %v", ev.TargetInfo.Type, err)

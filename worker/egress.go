@@ -132,7 +132,7 @@ func (w *Worker) intercept(ctx context.Context, c *cdp.Client) error {
 // decide continues an allowed request and fails a refused one in the browser, recording its
 // kind and origin only.
 func (w *Worker) decide(c *cdp.Client, ev *fetch.RequestPausedReply) {
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
 	defer cancel()
 	origin, ok := w.egress.allows(ev.Request.URL)
 	if ok {

@@ -23,7 +23,7 @@ func (w *Worker) captureEvidence(ctx context.Context, r *transport.CaptureEviden
 	if err != nil {
 		return nil, err
 	}
-	budget, err := budgets.Screenshot.ResolveMs(int64(r.BudgetMs)) // at least the 2 s floor
+	budget, err := budgets.Screenshot().ResolveMs(int64(r.BudgetMs)) // at least the 2 s floor
 	if err != nil {
 		return nil, transport.NewError(transport.OpCaptureEvidence, transport.PhaseValidate, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted, "%s", err.Error()).WithPath("request.budgetMs")
 	}

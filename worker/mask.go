@@ -97,7 +97,7 @@ func (w *Worker) screenshot(ctx context.Context, t *tab, rules []transport.Redac
 	}
 	defer func() {
 		// The page is left as it was, even when the capture ran out of time.
-		cctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+		cctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
 		defer cancel()
 		_, _ = t.c.Runtime.CallFunctionOn(cctx, cdpruntime.NewCallFunctionOnArgs(unmaskFn).SetExecutionContextID(world).SetSilent(true))
 	}()

@@ -24,7 +24,7 @@ func (w *Worker) navigate(ctx context.Context, r *transport.Navigate, pol policy
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, budgets.Navigation.Default)
+	ctx, cancel := context.WithTimeout(ctx, budgets.Navigation().Default)
 	defer cancel()
 	mark := w.unloadMark(t)
 	reply, err := t.c.Page.Navigate(ctx, page.NewNavigateArgs(r.URL))
@@ -61,7 +61,7 @@ func (w *Worker) reload(ctx context.Context, r *transport.Reload, _ policy.Polic
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, budgets.Navigation.Default)
+	ctx, cancel := context.WithTimeout(ctx, budgets.Navigation().Default)
 	defer cancel()
 	t.mu.Lock()
 	old := t.loader
@@ -85,11 +85,11 @@ func (w *Worker) reload(ctx context.Context, r *transport.Reload, _ policy.Polic
 
 func (w *Worker) loadWaitFailure(t *tab, op string, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
-		stopCtx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+		stopCtx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
 		_ = t.c.Page.StopLoading(stopCtx) // best effort: leave the tab quiet, not loading
 		cancel()
 		return transport.NewError(op, transport.PhaseExecute, transport.CodeTimeout, transport.RetryUnsafe, transport.Unknown,
-			"the page did not finish loading within %s", budgets.Navigation.Default)
+			"the page did not finish loading within %s", budgets.Navigation().Default)
 	}
 	return w.cdpFailure(op, transport.Unknown, err)
 }

@@ -23,10 +23,10 @@ func (w *Worker) observe(ctx context.Context, r *transport.Observe, _ policy.Pol
 	if err != nil {
 		return nil, err
 	}
-	maxNodes, _ := budgets.OutlineNodes.Resolve(r.MaxNodes)
-	maxDepth, _ := budgets.OutlineDepth.Resolve(r.MaxDepth)
-	maxText, _ := budgets.OutlineTextChars.Resolve(r.MaxTextChars)
-	ctx, cancel := context.WithTimeout(ctx, budgets.Observation.Default)
+	maxNodes, _ := budgets.OutlineNodes().Resolve(r.MaxNodes)
+	maxDepth, _ := budgets.OutlineDepth().Resolve(r.MaxDepth)
+	maxText, _ := budgets.OutlineTextChars().Resolve(r.MaxTextChars)
+	ctx, cancel := context.WithTimeout(ctx, budgets.Observation().Default)
 	defer cancel()
 
 	t.mu.Lock()
@@ -39,7 +39,7 @@ func (w *Worker) observe(ctx context.Context, r *transport.Observe, _ policy.Pol
 	if err := w.evaluate(ctx, t, documentInfoScript, &info); err != nil {
 		return nil, w.cdpFailure(transport.OpObserve, transport.NotAttempted, err)
 	}
-	fctx, fcancel := context.WithTimeout(ctx, budgets.Observation.Default-budgets.ObserveReserve)
+	fctx, fcancel := context.WithTimeout(ctx, budgets.Observation().Default-budgets.ObserveReserve)
 	frames, err := w.axFrames(fctx, t)
 	fcancel()
 	if err != nil {

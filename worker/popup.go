@@ -40,7 +40,7 @@ func (w *Worker) waitPopup(ctx context.Context, r *transport.WaitPopup, _ policy
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, budgets.PopupWait.Default)
+	ctx, cancel := context.WithTimeout(ctx, budgets.PopupWait().Default)
 	defer cancel()
 	for {
 		w.mu.Lock()
@@ -68,7 +68,7 @@ func (w *Worker) waitPopup(ctx context.Context, r *transport.WaitPopup, _ policy
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return nil, transport.NewError(transport.OpWaitPopup, transport.PhaseExecute, transport.CodeTimeout, transport.RetrySafe, transport.NotAttempted,
-					"no popup opened within %s", budgets.PopupWait.Default)
+					"no popup opened within %s", budgets.PopupWait().Default)
 			}
 			return nil, w.cdpFailure(transport.OpWaitPopup, transport.NotAttempted, ctx.Err())
 		}

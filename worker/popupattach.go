@@ -91,7 +91,7 @@ func (w *Worker) holdPage(ev *target.AttachedToTargetReply) {
 		// interception (only the egress proxy, where there is one, held it).
 		w.log.Printf("new page %s was already running when attached", in.TargetID)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
 	defer cancel()
 	// attachOrClose bounds the whole attach (a dialog the opener raised in the held page
 	// stalls its calls) and closes a page it cannot attach. Nothing of such a page reached
@@ -127,7 +127,7 @@ func (w *Worker) resumeHeld(id target.SessionID, waiting, guard bool) {
 	if !waiting {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
 	defer cancel()
 	if js := w.documentGuards(); guard && js != "" {
 		if !w.sendHeld(ctx, id, "Page.enable", nil) ||
@@ -145,7 +145,7 @@ func (w *Worker) resumeHeld(id target.SessionID, waiting, guard bool) {
 func (w *Worker) sendHeld(ctx context.Context, id target.SessionID, method string, params any) bool {
 	sent := make(chan struct{})
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+		ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
 		defer cancel()
 		if err := rpcc.Invoke(ctx, method, sessionCall{id: id, params: params, sent: sent}, nil, w.pages.conn); err != nil {
 			w.log.Printf("held page: %s: %v", method, err)
@@ -161,7 +161,7 @@ func (w *Worker) sendHeld(ctx context.Context, id target.SessionID, method strin
 
 // detachHeld ends the hold's session on a page; the page's own connection (attach) stays.
 func (w *Worker) detachHeld(id target.SessionID) {
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
 	defer cancel()
 	if err := w.pages.c.Target.DetachFromTarget(ctx, target.NewDetachFromTargetArgs().SetSessionID(id)); err != nil {
 		w.log.Printf("detach from held page: %v", err)

@@ -37,7 +37,7 @@ func (w *Worker) read(ctx context.Context, r *transport.Read, _ policy.Policy) (
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, budgets.ReadWait.Default)
+	ctx, cancel := context.WithTimeout(ctx, budgets.ReadWait().Default)
 	defer cancel()
 	pt, err := w.readPage(ctx, t)
 	if err != nil {

@@ -17,7 +17,7 @@ var _ = handles((*Worker).listTabs)
 // does not allow (about:blank and other origin-less tabs are listed). It never changes the
 // selection.
 func (w *Worker) listTabs(ctx context.Context, r *transport.ListTabs, pol policy.Policy) (transport.Result, error) {
-	ctx, cancel := context.WithTimeout(ctx, budgets.CDPCall.Default)
+	ctx, cancel := context.WithTimeout(ctx, budgets.CDPCall().Default)
 	defer cancel()
 	infos, err := w.bc.Target.GetTargets(ctx, target.NewGetTargetsArgs())
 	if err != nil {
@@ -101,7 +101,7 @@ func (w *Worker) selectTab(ctx context.Context, r *transport.SelectTab, _ policy
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, budgets.CDPCall.Default)
+	ctx, cancel := context.WithTimeout(ctx, budgets.CDPCall().Default)
 	defer cancel()
 	if err := w.bc.Target.ActivateTarget(ctx, target.NewActivateTargetArgs(t.id)); err != nil {
 		return nil, w.cdpFailure(transport.OpSelectTab, transport.NotAttempted, err)
@@ -124,7 +124,7 @@ func (w *Worker) closeTab(ctx context.Context, r *transport.CloseTab, _ policy.P
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, budgets.CDPCall.Default)
+	ctx, cancel := context.WithTimeout(ctx, budgets.CDPCall().Default)
 	defer cancel()
 	if _, err := w.bc.Target.CloseTarget(ctx, target.NewCloseTargetArgs(t.id)); err != nil {
 		return nil, w.cdpFailure(transport.OpCloseTab, transport.Unknown, err)
@@ -178,7 +178,7 @@ func (w *Worker) discover(ctx context.Context) error {
 			if w.knownTab(in.TargetID) {
 				continue
 			}
-			actx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+			actx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
 			if _, err := w.attachOrClose(actx, in.TargetID, nil); err != nil {
 				w.log.Printf("attach to new tab: %v", err)
 			} else if in.OpenerID != nil {

@@ -104,7 +104,7 @@ func (ws *socketWatches) remove(s *socketWatch) {
 // Chromium sends their events before the answers and load events the operation waited for.
 // It waits at most one CDP call budget, even for a cancelled operation.
 func (w *Worker) settleWebSockets() {
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
 	defer cancel()
 	w.sockets.mu.Lock()
 	all := make([]*socketWatch, 0, len(w.sockets.set))

@@ -94,7 +94,7 @@ func Run(ctx context.Context, opts Options) error {
 	w.allowServiceWorkers = opts.ServiceWorkers == "allow"
 	w.allowWebRTC = opts.WebRTC == "allow"
 	w.proxyServer = opts.ProxyServer
-	setup, cancel := context.WithTimeout(ctx, budgets.WorkerReady.Default)
+	setup, cancel := context.WithTimeout(ctx, budgets.WorkerReady().Default)
 	err := w.connect(setup, opts.CDPURL)
 	cancel()
 	if err != nil {
@@ -246,7 +246,7 @@ func (w *Worker) teardown() {
 		t.close()
 	}
 	if w.bc != nil && w.contextID != "" {
-		ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+		ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
 		if err := w.bc.Target.DisposeBrowserContext(ctx, target.NewDisposeBrowserContextArgs(w.contextID)); err != nil {
 			w.log.Printf("dispose browser context: %v", err)
 		}

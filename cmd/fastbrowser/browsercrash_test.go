@@ -42,7 +42,7 @@ func killerSite(t *testing.T, kill func() int) *httptest.Server {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 		select {
 		case <-r.Context().Done():
-		case <-time.After(budgets.Navigation.Default):
+		case <-time.After(budgets.Navigation().Default):
 		}
 	}))
 	t.Cleanup(srv.Close)
@@ -96,7 +96,7 @@ func TestRunRelaunchesDeadBrowser(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	before := runtimetest.Take()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*budgets.ScenarioRun.Default)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*budgets.ScenarioRun().Default)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "run", "--jobs", "1", "--out", out, dir)
 	cmd.Env = append(os.Environ(), "TMPDIR="+runTmp)

@@ -33,11 +33,11 @@ func (b *Browser) Pid() int { return b.proc.Pid() }
 func (b *Browser) Done() <-chan struct{} { return b.proc.Done() }
 
 // Close stops the browser's process group (SIGTERM, then SIGKILL after
-// budgets.ProcessStopGrace.Default) and removes the profile once the browser is reaped. It
+// budgets.ProcessStopGrace().Default) and removes the profile once the browser is reaped. It
 // is idempotent and safe for concurrent use; every call returns the first call's result.
 func (b *Browser) Close() error {
 	b.closeOnce.Do(func() {
-		b.closeErr = b.teardown(func() error { return b.proc.Stop(budgets.ProcessStopGrace.Default) })
+		b.closeErr = b.teardown(func() error { return b.proc.Stop(budgets.ProcessStopGrace().Default) })
 	})
 	return b.closeErr
 }

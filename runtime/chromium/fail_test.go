@@ -26,7 +26,7 @@ func TestLaunchRefusedBeforeProfile(t *testing.T) {
 		{"missing", Options{Executable: "/nonexistent/chromium"}, "chromium executable not found at /nonexistent/chromium"},
 		{"directory", Options{Executable: tmpDir}, "chromium executable at " + tmpDir + " is a directory"},
 		{"not executable", Options{Executable: fakeNotExecutable}, "chromium executable at " + fakeNotExecutable + " is not executable"},
-		{"over ceiling", Options{StartupTimeout: budgets.BrowserStartup.Ceiling + time.Second}, "startup timeout 11s is outside 0..10s"},
+		{"over ceiling", Options{StartupTimeout: budgets.BrowserStartup().Ceiling + time.Second}, "startup timeout 11s is outside 0..10s"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			before := profiles(t)
@@ -117,7 +117,7 @@ func requireFakeGone(t *testing.T, pid int, profile string) {
 	if pid <= 1 || profile == "" {
 		t.Fatalf("fake did not report itself (pid %d, profile %q)", pid, profile)
 	}
-	proctest.RequireGroupGone(t, pid, budgets.ProcessStopGrace.Default)
+	proctest.RequireGroupGone(t, pid, budgets.ProcessStopGrace().Default)
 	if _, err := os.Stat(profile); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("profile %s left behind (stat: %v)", profile, err)
 	}
@@ -135,7 +135,7 @@ func TestNeverReadyTimesOut(t *testing.T) {
 	if !errors.As(err, &le) || le.Reason != "DevTools URL not seen within 3s" {
 		t.Fatalf("error = %v, want LaunchError \"DevTools URL not seen within 3s\"", err)
 	}
-	if took < timeout || took > timeout+budgets.ProcessStopGrace.Default {
+	if took < timeout || took > timeout+budgets.ProcessStopGrace().Default {
 		t.Errorf("Launch returned after %s, want %s plus at most the stop grace", took, timeout)
 	}
 	t.Logf("timed out after %s", took)
@@ -172,7 +172,7 @@ func TestLaunchCancelled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error = %v, want one wrapping context.Canceled", err)
 	}
-	if took := time.Since(cancelledAt); took > budgets.ProcessStopGrace.Default {
+	if took := time.Since(cancelledAt); took > budgets.ProcessStopGrace().Default {
 		t.Errorf("cancelled Launch returned %s after the cancel", took)
 	}
 	requireFakeGone(t, pid, profile)

@@ -19,10 +19,10 @@ const profilePattern = "fastbrowser-profile-*"
 // ctx bounds the launch only; the browser then lives until Close. On any failure nothing is
 // left behind: the process group is killed and the profile removed.
 func Launch(ctx context.Context, opts Options) (*Browser, error) {
-	timeout, err := budgets.BrowserStartup.Resolve(opts.StartupTimeout)
+	timeout, err := budgets.BrowserStartup().Resolve(opts.StartupTimeout)
 	if err != nil {
 		return nil, &LaunchError{
-			Reason: fmt.Sprintf("startup timeout %s is outside 0..%s", opts.StartupTimeout, budgets.BrowserStartup.Ceiling),
+			Reason: fmt.Sprintf("startup timeout %s is outside 0..%s", opts.StartupTimeout, budgets.BrowserStartup().Ceiling),
 			Err:    err,
 		}
 	}

@@ -37,7 +37,7 @@ func launch(t *testing.T, opts Options) *Browser {
 // requireClosedClean checks what Close promises: the whole group gone, the profile removed.
 func requireClosedClean(t *testing.T, b *Browser) {
 	t.Helper()
-	proctest.RequireGroupGone(t, b.Pid(), budgets.ProcessStopGrace.Default)
+	proctest.RequireGroupGone(t, b.Pid(), budgets.ProcessStopGrace().Default)
 	if _, err := os.Stat(b.ProfileDir()); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("profile %s still there after Close (stat: %v)", b.ProfileDir(), err)
 	}
@@ -46,7 +46,7 @@ func requireClosedClean(t *testing.T, b *Browser) {
 // browserVersion dials the browser websocket and asks for its version.
 func browserVersion(t *testing.T, b *Browser) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
 	defer cancel()
 	conn, err := rpcc.DialContext(ctx, b.WebSocketURL())
 	if err != nil {
@@ -110,7 +110,7 @@ func TestLaunchAndClose(t *testing.T) {
 func TestCreateTarget(t *testing.T) {
 	t.Parallel()
 	b := launch(t, Options{})
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall.Default)
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
 	defer cancel()
 	conn, err := rpcc.DialContext(ctx, b.WebSocketURL())
 	if err != nil {

@@ -113,7 +113,7 @@ func trackGroup(pgid int) {
 func waitForLeaks() []string {
 	var leaks []string
 	profileArg := "--user-data-dir=" + filepath.Join(tmpDir, "fastbrowser-profile-")
-	proctest.PollUntil(budgets.ProcessStopGrace.Default, func() bool {
+	proctest.PollUntil(budgets.ProcessStopGrace().Default, func() bool {
 		proctest.ReapAdoptedOrphans()
 		leaks = leaks[:0]
 		dirs, _ := filepath.Glob(filepath.Join(tmpDir, profilePattern))

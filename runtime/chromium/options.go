@@ -12,7 +12,7 @@ const DefaultExecutable = "/usr/bin/chromium"
 type Options struct {
 	Executable     string        // "" means DefaultExecutable; used as given, never looked up on PATH
 	Headed         bool          // default headless (--headless=new)
-	StartupTimeout time.Duration // 0 means budgets.BrowserStartup.Default; over its ceiling is an error
+	StartupTimeout time.Duration // 0 means budgets.BrowserStartup().Default; over its ceiling is an error
 	ExtraArgs      []string      // appended after the launcher's own flags
 	Log            io.Writer     // receives Chromium's drained stdout and stderr; nil discards
 	// WebRTCUDP leaves WebRTC's UDP on. By default the profile turns it off and sends WebRTC's

@@ -31,7 +31,7 @@ const (
 
 	// absentMargin is how old a profile without SingletonLock (or a singleton directory
 	// without SingletonSocket) must be to count as stale. Legitimately they exist only while
-	// a launch is starting (at most budgets.BrowserStartup.Ceiling) or a clean exit is being
+	// a launch is starting (at most budgets.BrowserStartup().Ceiling) or a clean exit is being
 	// cleaned up (at most the stop grace): ten minutes is 30 times that, and absence alone
 	// proves nothing, so the margin is generous.
 	absentMargin = 10 * time.Minute
@@ -39,7 +39,7 @@ const (
 
 // refusedMargin is how old a singleton directory whose socket refuses connections must be:
 // Chromium binds the socket a moment before it listens, and no launch lasts longer than this.
-var refusedMargin = budgets.BrowserStartup.Ceiling
+var refusedMargin = budgets.BrowserStartup().Ceiling
 
 // sweepStale removes, from dir (the temp directory), profiles and singleton directories that
 // no live process uses. It never follows a symlink and touches only real directories owned

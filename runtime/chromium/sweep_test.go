@@ -117,7 +117,7 @@ func TestLaunchSweepsStaleLeftovers(t *testing.T) {
 	if err := syscall.Kill(-killed.Pid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	proctest.RequireGroupGone(t, killed.Pid(), budgets.ProcessStopGrace.Default)
+	proctest.RequireGroupGone(t, killed.Pid(), budgets.ProcessStopGrace().Default)
 	untrackProfile(killed.ProfileDir())
 	age(t, killedSingleton)
 

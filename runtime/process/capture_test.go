@@ -90,7 +90,7 @@ func TestDrainedAfterStop(t *testing.T) {
 	// Every writer is gone, so the drains see EOF now, not when the read ends are closed the
 	// stop grace after the reap: the bound stays under that grace, with room for a loaded
 	// machine to schedule them.
-	limit := budgets.ProcessStopGrace.Default * 3 / 4
+	limit := budgets.ProcessStopGrace().Default * 3 / 4
 	select {
 	case <-p.Drained():
 	case <-time.After(limit):

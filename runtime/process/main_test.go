@@ -77,7 +77,7 @@ func trackGroup(pgid int) {
 // tracked ones still alive.
 func waitForLeaks() []int {
 	var leaks []int
-	proctest.PollUntil(budgets.ProcessStopGrace.Default, func() bool {
+	proctest.PollUntil(budgets.ProcessStopGrace().Default, func() bool {
 		proctest.ReapAdoptedOrphans()
 		leaks = leaks[:0]
 		tracked.Lock()

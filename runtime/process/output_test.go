@@ -196,7 +196,7 @@ func TestPipesClosedAfterReap(t *testing.T) {
 	waitDone(t, p, 5*time.Second)
 	// The grandchild still holds the write ends; ours must close anyway, the stop grace after
 	// the reap (the bound leaves a loaded machine room; the grandchild outlives it by far).
-	if !proctest.PollUntil(budgets.ProcessStopGrace.Default+8*time.Second, func() bool { return openFDs(t) <= before }) {
+	if !proctest.PollUntil(budgets.ProcessStopGrace().Default+8*time.Second, func() bool { return openFDs(t) <= before }) {
 		t.Errorf("open descriptors: %d before, %d after the reap", before, openFDs(t))
 	}
 	if !proctest.Alive(grandchild) {

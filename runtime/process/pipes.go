@@ -93,7 +93,7 @@ func (ps *pipeSet) startDrains(spec Spec) <-chan struct{} {
 // that inherited them and lives on cannot keep a drain (or a caller) blocked.
 func (ps *pipeSet) afterReap() {
 	closeFiles(ps.stdinW)
-	time.AfterFunc(budgets.ProcessStopGrace.Default, func() {
+	time.AfterFunc(budgets.ProcessStopGrace().Default, func() {
 		closeFiles(ps.stdoutR, ps.stderrR)
 	})
 }

@@ -68,7 +68,7 @@ func TestCallerStdoutClosedAfterReap(t *testing.T) {
 	go func() { _, err := io.ReadAll(p.Stdout); ended <- err }()
 	// The pipe closes the stop grace after the reap; the bound leaves a loaded machine room
 	// on top, and the grandchild (sleeping 1000 s) would hold the pipe far longer.
-	limit := budgets.ProcessStopGrace.Default + 8*time.Second
+	limit := budgets.ProcessStopGrace().Default + 8*time.Second
 	select {
 	case <-ended:
 	case <-time.After(limit):

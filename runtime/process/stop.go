@@ -10,11 +10,11 @@ import (
 
 // killReapWait bounds the wait for the reap after SIGKILL; only a process stuck in the
 // kernel (uninterruptible sleep) outlasts it.
-var killReapWait = budgets.ProcessStopGrace.Default
+var killReapWait = budgets.ProcessStopGrace().Default
 
 // Stop sends SIGTERM to the child's process group, waits up to grace for the reap, then
 // SIGKILLs the group, grandchildren included even when the child itself is already gone,
-// and waits (bounded) for the reap. grace <= 0 means budgets.ProcessStopGrace.Default; a
+// and waits (bounded) for the reap. grace <= 0 means budgets.ProcessStopGrace().Default; a
 // grace above that budget's ceiling is cut to it, since teardown cannot be refused.
 //
 // Stop is idempotent and safe for concurrent use: every call returns the first call's
@@ -79,7 +79,7 @@ func (p *Process) Kill() error {
 }
 
 func stopGrace(grace time.Duration) time.Duration {
-	b := budgets.ProcessStopGrace
+	b := budgets.ProcessStopGrace()
 	switch {
 	case grace <= 0:
 		return b.Default

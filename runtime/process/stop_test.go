@@ -47,7 +47,7 @@ func TestStopTerminatesPolitely(t *testing.T) {
 	p := start(t, Spec{Path: "/bin/sleep", Args: []string{"1000"}})
 	// The longest grace, so that half of it is a roomy bound on a loaded machine and still
 	// tells a stop that returns on the reap from one that waits the grace out.
-	grace := budgets.ProcessStopGrace.Ceiling
+	grace := budgets.ProcessStopGrace().Ceiling
 	began := time.Now()
 	if err := p.Stop(grace); err != nil {
 		t.Fatalf("Stop: %v", err)

@@ -50,13 +50,13 @@ func StartPlainBrowser(t testing.TB) PlainBrowser {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := proc.Stop(budgets.ProcessStopGrace.Default); err != nil {
+		if err := proc.Stop(budgets.ProcessStopGrace().Default); err != nil {
 			t.Errorf("stop the plain browser: %v", err)
 			return
 		}
 		removeChromiumProfile(profile)
 	})
-	timer := time.NewTimer(budgets.BrowserStartup.Default)
+	timer := time.NewTimer(budgets.BrowserStartup().Default)
 	defer timer.Stop()
 	select {
 	case ws := <-found:
@@ -65,7 +65,7 @@ func StartPlainBrowser(t testing.TB) PlainBrowser {
 	case <-proc.Done():
 		t.Fatal("the plain browser exited before DevTools was ready")
 	case <-timer.C:
-		t.Fatalf("the plain browser's DevTools URL not seen within %s", budgets.BrowserStartup.Default)
+		t.Fatalf("the plain browser's DevTools URL not seen within %s", budgets.BrowserStartup().Default)
 	}
 	return PlainBrowser{}
 }

@@ -42,8 +42,8 @@ var outlineHidden = func() []string {
 
 // defaults are the published outline budgets.
 func defaults(pageURL string) outline.Options {
-	return outline.Options{MaxNodes: budgets.OutlineNodes.Default, MaxDepth: budgets.OutlineDepth.Default,
-		MaxTextChars: budgets.OutlineTextChars.Default, PageURL: pageURL, RefFor: sequentialRefs()}
+	return outline.Options{MaxNodes: budgets.OutlineNodes().Default, MaxDepth: budgets.OutlineDepth().Default,
+		MaxTextChars: budgets.OutlineTextChars().Default, PageURL: pageURL, RefFor: sequentialRefs()}
 }
 
 // sequentialRefs hands out e1, e2, … and counts calls per element.
@@ -61,8 +61,8 @@ func sequentialRefs() func(outline.NodeKey) string {
 func TestGolden(t *testing.T) {
 	srv := httptest.NewServer(fixture.Handler())
 	defer srv.Close()
-	large := outline.Options{MaxNodes: budgets.OutlineNodes.Ceiling, MaxDepth: budgets.OutlineDepth.Ceiling,
-		MaxTextChars: budgets.OutlineTextChars.Ceiling}
+	large := outline.Options{MaxNodes: budgets.OutlineNodes().Ceiling, MaxDepth: budgets.OutlineDepth().Ceiling,
+		MaxTextChars: budgets.OutlineTextChars().Ceiling}
 	for _, c := range []struct {
 		golden, path string
 		opts         *outline.Options // nil: the defaults
