@@ -67,3 +67,8 @@ func removeProfile(dir string) error {
 	untrackProfile(dir)
 	return nil
 }
+
+// RemoveProfile removes a stopped browser's profile and the singleton directory its
+// SingletonSocket link names, as Close does for a launched browser's (for a browser started
+// some other way, such as a test's plain Chromium).
+func RemoveProfile(dir string) error { return removeProfile(dir) }

@@ -50,7 +50,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		Path:       exe,
 		Args:       args(opts, profile),
 		OutputSink: opts.Log,
-		StderrTap:  devToolsTap(found),
+		StderrTap:  DevToolsTap(found),
 	})
 	if err != nil {
 		_ = removeProfile(profile)

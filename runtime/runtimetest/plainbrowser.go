@@ -2,8 +2,6 @@ package runtimetest
 
 import (
 	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +10,6 @@ import (
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/runtime/process"
 )
-
-var devToolsURL = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
 
 // PlainBrowser is a Chromium started the way a person or a browser service starts one, not
 // by fastbrowser's launcher: only --headless=new, --no-sandbox (as root), a debugging port
@@ -38,13 +34,7 @@ func StartPlainBrowser(t testing.TB) PlainBrowser {
 		args = append(args, "--no-sandbox")
 	}
 	found := make(chan string, 1)
-	sent := false
-	proc, err := process.Start(process.Spec{Path: chromium.DefaultExecutable, Args: args, StderrTap: func(line string) {
-		if m := devToolsURL.FindStringSubmatch(line); m != nil && !sent {
-			sent = true
-			found <- m[1]
-		}
-	}})
+	proc, err := process.Start(process.Spec{Path: chromium.DefaultExecutable, Args: args, StderrTap: chromium.DevToolsTap(found)})
 	if err != nil {
 		_ = os.RemoveAll(profile)
 		t.Fatal(err)
@@ -54,7 +44,9 @@ func StartPlainBrowser(t testing.TB) PlainBrowser {
 			t.Errorf("stop the plain browser: %v", err)
 			return
 		}
-		removeChromiumProfile(profile)
+		if err := chromium.RemoveProfile(profile); err != nil {
+			t.Errorf("remove the plain browser's profile: %v", err)
+		}
 	})
 	timer := time.NewTimer(budgets.BrowserStartup().Default)
 	defer timer.Stop()
@@ -68,15 +60,4 @@ func StartPlainBrowser(t testing.TB) PlainBrowser {
 		t.Fatalf("the plain browser's DevTools URL not seen within %s", budgets.BrowserStartup().Default)
 	}
 	return PlainBrowser{}
-}
-
-// removeChromiumProfile removes a profile and the singleton directory its SingletonSocket
-// link names under the temp directory (as the launcher does for its own).
-func removeChromiumProfile(profile string) {
-	if target, err := os.Readlink(filepath.Join(profile, "SingletonSocket")); err == nil && filepath.IsAbs(target) {
-		if dir := filepath.Dir(target); strings.HasPrefix(filepath.Base(dir), "org.chromium.Chromium.") {
-			_ = os.RemoveAll(dir)
-		}
-	}
-	_ = os.RemoveAll(profile)
 }
