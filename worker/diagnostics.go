@@ -123,30 +123,14 @@ func watchDiagnostics(ctx context.Context, c *cdp.Client, d *diagnostics) error 
 	if err := c.Network.Enable(ctx, network.NewEnableArgs().SetMaxTotalBufferSize(0).SetMaxResourceBufferSize(0).SetMaxPostDataSize(0)); err != nil {
 		return err
 	}
-	go func() {
-		defer consoleEv.Close()
-		for {
-			ev, err := consoleEv.Recv()
-			if err != nil {
-				return
-			}
-			d.addConsole(consoleLevel(ev.Type), consoleText(ev.Args))
+	drain(consoleEv, func(ev *cdpruntime.ConsoleAPICalledReply) { d.addConsole(consoleLevel(ev.Type), consoleText(ev.Args)) })
+	drain(thrown, func(ev *cdpruntime.ExceptionThrownReply) {
+		msg := ev.ExceptionDetails.Text
+		if ex := ev.ExceptionDetails.Exception; ex != nil && ex.Description != nil {
+			msg += " " + firstLine(*ex.Description)
 		}
-	}()
-	go func() {
-		defer thrown.Close()
-		for {
-			ev, err := thrown.Recv()
-			if err != nil {
-				return
-			}
-			msg := ev.ExceptionDetails.Text
-			if ex := ev.ExceptionDetails.Exception; ex != nil && ex.Description != nil {
-				msg += " " + firstLine(*ex.Description)
-			}
-			d.addConsole("error", msg)
-		}
-	}()
+		d.addConsole("error", msg)
+	})
 	go func() {
 		defer sent.Close()
 		defer responded.Close()

@@ -164,40 +164,24 @@ func (w *Worker) discover(ctx context.Context) error {
 	if err := w.bc.Target.SetDiscoverTargets(ctx, target.NewSetDiscoverTargetsArgs(true)); err != nil {
 		return err
 	}
-	go func() {
-		defer created.Close()
-		for {
-			ev, err := created.Recv()
-			if err != nil {
-				return
-			}
-			in := ev.TargetInfo
-			if in.Type != "page" || in.BrowserContextID == nil || *in.BrowserContextID != w.contextID || w.holdsNewPages() {
-				continue // holdPage attaches the context's new pages while it holds them
-			}
-			if w.knownTab(in.TargetID) {
-				continue
-			}
-			actx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
-			if _, err := w.attachOrClose(actx, in.TargetID, nil); err != nil {
-				w.log.Printf("attach to new tab: %v", err)
-			} else if in.OpenerID != nil {
-				w.mu.Lock()
-				w.notePopup(*in.OpenerID, in.TargetID)
-				w.mu.Unlock()
-			}
-			cancel()
+	drain(created, func(ev *target.CreatedReply) {
+		in := ev.TargetInfo
+		if in.Type != "page" || in.BrowserContextID == nil || *in.BrowserContextID != w.contextID || w.holdsNewPages() {
+			return // holdPage attaches the context's new pages while it holds them
 		}
-	}()
-	go func() {
-		defer destroyed.Close()
-		for {
-			ev, err := destroyed.Recv()
-			if err != nil {
-				return
-			}
-			w.forgetTab(ev.TargetID)
+		if w.knownTab(in.TargetID) {
+			return
 		}
-	}()
+		actx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+		defer cancel()
+		if _, err := w.attachOrClose(actx, in.TargetID, nil); err != nil {
+			w.log.Printf("attach to new tab: %v", err)
+		} else if in.OpenerID != nil {
+			w.mu.Lock()
+			w.notePopup(*in.OpenerID, in.TargetID)
+			w.mu.Unlock()
+		}
+	})
+	drain(destroyed, func(ev *target.DestroyedReply) { w.forgetTab(ev.TargetID) })
 	return nil
 }
