@@ -92,15 +92,11 @@ func selectOne(sel *transport.TabSelect, tabs []transport.TabInfo) (transport.Ta
 		"%d listed tabs have origin %s; select by index", len(found), want).WithPath("request.select")
 }
 
-var _ = handles((*Worker).selectTab)
+var _ = handlesTab((*Worker).selectTab)
 
 // selectTab makes a tab the selected one and brings it to the front (a background tab can
 // stall screenshots in headless mode).
-func (w *Worker) selectTab(ctx context.Context, r *transport.SelectTab, _ policy.Policy) (transport.Result, error) {
-	t, err := w.tabFor(transport.OpSelectTab, r.Tab)
-	if err != nil {
-		return nil, err
-	}
+func (w *Worker) selectTab(ctx context.Context, t *tab, r *transport.SelectTab, _ policy.Policy) (transport.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, budgets.CDPCall().Default)
 	defer cancel()
 	if err := w.bc.Target.ActivateTarget(ctx, target.NewActivateTargetArgs(t.id)); err != nil {
@@ -116,14 +112,10 @@ func (w *Worker) selectTab(ctx context.Context, r *transport.SelectTab, _ policy
 	return &transport.SelectTabResult{SelectedTab: string(t.id), URL: info.URL, Title: info.Title}, nil
 }
 
-var _ = handles((*Worker).closeTab)
+var _ = handlesTab((*Worker).closeTab)
 
 // closeTab closes a tab. When it was selected, no tab is selected afterwards.
-func (w *Worker) closeTab(ctx context.Context, r *transport.CloseTab, _ policy.Policy) (transport.Result, error) {
-	t, err := w.tabFor(transport.OpCloseTab, r.Tab)
-	if err != nil {
-		return nil, err
-	}
+func (w *Worker) closeTab(ctx context.Context, t *tab, r *transport.CloseTab, _ policy.Policy) (transport.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, budgets.CDPCall().Default)
 	defer cancel()
 	if _, err := w.bc.Target.CloseTarget(ctx, target.NewCloseTargetArgs(t.id)); err != nil {
