@@ -80,18 +80,33 @@ func mayHoldHandles(t reflect.Type) bool {
 // HandleField is the JSON name of the request field of op that names its tab ("tab",
 // "opener"), "" when the operation takes none, and whether the field is required.
 func HandleField(op Operation) (name string, required bool) {
-	t := reflect.TypeOf(op)
-	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
+	sf, ok := handleFieldOf(reflect.Indirect(reflect.ValueOf(op)).Type())
+	if !ok {
+		return "", false
 	}
+	name, _, _ = strings.Cut(sf.Tag.Get("json"), ",")
+	return name, sf.Tag.Get("required") == "true"
+}
+
+// TabOf is the tab op names in its handle field: "" when it names none (the selected tab is
+// meant) or the operation takes no tab.
+func TabOf(op Operation) string {
+	v := reflect.Indirect(reflect.ValueOf(op))
+	sf, ok := handleFieldOf(v.Type())
+	if !ok {
+		return ""
+	}
+	return v.FieldByIndex(sf.Index).String()
+}
+
+// handleFieldOf finds the handle field of request type t (a request has at most one).
+func handleFieldOf(t reflect.Type) (reflect.StructField, bool) {
 	for i := 0; i < t.NumField(); i++ {
-		sf := t.Field(i)
-		if sf.Tag.Get("handle") == "tab" {
-			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-			return name, sf.Tag.Get("required") == "true"
+		if sf := t.Field(i); sf.Tag.Get("handle") == "tab" {
+			return sf, true
 		}
 	}
-	return "", false
+	return reflect.StructField{}, false
 }
 
 // CopyOf returns a shallow copy of op, for a caller that rewrites fields of a request it was

@@ -16,15 +16,11 @@ import (
 	"github.com/fastbrowser/fastbrowser/worker/outline"
 )
 
-var _ = handles((*Worker).act)
+var _ = handlesTab((*Worker).act)
 
 // act performs one action on one element with real input events, then observes the state
 // the action should change within the action-verification budget. It never retries.
-func (w *Worker) act(ctx context.Context, r *transport.Act, _ policy.Policy) (transport.Result, error) {
-	t, err := w.tabFor(transport.OpAct, r.Tab)
-	if err != nil {
-		return nil, err
-	}
+func (w *Worker) act(ctx context.Context, t *tab, r *transport.Act, _ policy.Policy) (transport.Result, error) {
 	defer w.acceptDialogs(t, r.Dialog, r.PromptText)()
 	ctx, cancel := context.WithTimeout(ctx, transport.RequestBudget(ctx)) // the frame's timeoutMs, else 10 s
 	defer cancel()

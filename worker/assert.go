@@ -11,15 +11,11 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-var _ = handles((*Worker).assert)
+var _ = handlesTab((*Worker).assert)
 
 // assert checks one read-only fact. wait "bounded" polls within the read/assertion budget;
 // "none" reads once. Only reads are repeated, never anything that acts.
-func (w *Worker) assert(ctx context.Context, r *transport.Assert, _ policy.Policy) (transport.Result, error) {
-	t, err := w.tabFor(transport.OpAssert, r.Tab)
-	if err != nil {
-		return nil, err
-	}
+func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, _ policy.Policy) (transport.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, budgets.ReadWait().Default)
 	defer cancel()
 	want := r.Value

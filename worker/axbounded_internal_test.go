@@ -18,12 +18,12 @@ func TestBoundedReadMatchesFullTree(t *testing.T) {
 	// One window holding the whole page, then windows of 300 elements: shells down to the
 	// sections, whole sections under them.
 	for _, window := range []int{budgets.OutlineWindowElements, 300} {
-		full, err := w.observe(ctx, &transport.Observe{MaxNodes: 120}, w.base)
+		full, err := w.run(ctx, &transport.Observe{MaxNodes: 120}, w.base)
 		if err != nil {
 			t.Fatal(err)
 		}
 		fullTreeElements, windowElements = 50, window
-		windowed, err := w.observe(ctx, &transport.Observe{MaxNodes: 120}, w.base)
+		windowed, err := w.run(ctx, &transport.Observe{MaxNodes: 120}, w.base)
 		fullTreeElements, windowElements = budgets.OutlineFullTreeElements, budgets.OutlineWindowElements
 		if err != nil {
 			t.Fatal(err)

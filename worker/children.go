@@ -44,36 +44,9 @@ func (w *Worker) attachChildren(ctx context.Context, t *tab, session string, par
 		return err
 	}
 	r := &childRouter{sessions: map[target.SessionID]*childSession{}}
-	go func() {
-		defer messages.Close()
-		for {
-			ev, err := messages.Recv()
-			if err != nil {
-				return
-			}
-			r.deliver(ctx, ev.SessionID, []byte(ev.Message))
-		}
-	}()
-	go func() {
-		defer detached.Close()
-		for {
-			ev, err := detached.Recv()
-			if err != nil {
-				return
-			}
-			r.drop(ev.SessionID)
-		}
-	}()
-	go func() {
-		defer attached.Close()
-		for {
-			ev, err := attached.Recv()
-			if err != nil {
-				return
-			}
-			go w.adopt(ctx, t, session, parent, r, ev)
-		}
-	}()
+	drain(messages, func(ev *target.ReceivedMessageFromTargetReply) { r.deliver(ctx, ev.SessionID, []byte(ev.Message)) })
+	drain(detached, func(ev *target.DetachedFromTargetReply) { r.drop(ev.SessionID) })
+	drain(attached, func(ev *target.AttachedToTargetReply) { go w.adopt(ctx, t, session, parent, r, ev) })
 	return parent.Target.SetAutoAttach(ctx, target.NewSetAutoAttachArgs(true, true).SetFlatten(false))
 }
 

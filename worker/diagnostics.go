@@ -27,89 +27,81 @@ const (
 // console messages are counted, and of the network only what went wrong (failed, blocked,
 // HTTP error) with the origin of its URL.
 type diagnostics struct {
-	mu        sync.Mutex
-	console   []transport.ConsoleEntry
-	consoleAt map[string]int
-	cTrunc    bool
-	network   []transport.NetworkEntry
-	networkAt map[string]int
-	nTrunc    bool
-	requests  map[network.RequestID]requestSeen
+	mu       sync.Mutex
+	console  tally[transport.ConsoleEntry]
+	network  tally[transport.NetworkEntry]
+	requests map[network.RequestID]requestSeen
 }
 
 type requestSeen struct{ method, origin string }
 
 func newDiagnostics() *diagnostics {
-	return &diagnostics{consoleAt: map[string]int{}, networkAt: map[string]int{}, requests: map[network.RequestID]requestSeen{}}
+	return &diagnostics{
+		console:  tally[transport.ConsoleEntry]{at: map[string]int{}, limit: maxConsoleEntries},
+		network:  tally[transport.NetworkEntry]{at: map[string]int{}, limit: maxNetworkEntries},
+		requests: map[network.RequestID]requestSeen{}}
 }
+
+// tally keeps up to limit distinct entries in the order first seen; a repeat (same key) is
+// counted on its entry, and an entry past the limit only marks the tally truncated.
+type tally[E any] struct {
+	entries   []E
+	at        map[string]int
+	limit     int
+	truncated bool
+}
+
+// add records e under key; count is e's Count field, increased for a repeat.
+func (t *tally[E]) add(key string, e E, count func(*E) *int) {
+	if i, ok := t.at[key]; ok {
+		*count(&t.entries[i])++
+		return
+	}
+	if len(t.entries) >= t.limit {
+		t.truncated = true
+		return
+	}
+	t.at[key] = len(t.entries)
+	t.entries = append(t.entries, e)
+}
+
+// copied returns a copy of the entries (never nil).
+func (t *tally[E]) copied() []E { return append([]E{}, t.entries...) }
 
 func (d *diagnostics) addConsole(level, msg string) {
 	msg = transport.ClipChars(msg, maxConsoleChars)
-	key := level + "\x00" + msg
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if i, ok := d.consoleAt[key]; ok {
-		d.console[i].Count++
-		return
-	}
-	if len(d.console) >= maxConsoleEntries {
-		d.cTrunc = true
-		return
-	}
-	d.consoleAt[key] = len(d.console)
-	d.console = append(d.console, transport.ConsoleEntry{Level: level, Message: msg, Count: 1})
+	d.console.add(level+"\x00"+msg, transport.ConsoleEntry{Level: level, Message: msg, Count: 1},
+		func(e *transport.ConsoleEntry) *int { return &e.Count })
 }
 
 func (d *diagnostics) addNetwork(method, origin string, status int, category string) {
-	key := method + " " + origin + " " + category + " " + strconv.Itoa(status)
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if i, ok := d.networkAt[key]; ok {
-		d.network[i].Count++
-		return
-	}
-	if len(d.network) >= maxNetworkEntries {
-		d.nTrunc = true
-		return
-	}
-	d.networkAt[key] = len(d.network)
-	d.network = append(d.network, transport.NetworkEntry{Method: method, URL: origin, Status: status, Category: category, Count: 1})
+	d.network.add(method+" "+origin+" "+category+" "+strconv.Itoa(status), transport.NetworkEntry{Method: method, URL: origin, Status: status, Category: category, Count: 1},
+		func(e *transport.NetworkEntry) *int { return &e.Count })
 }
 
 func (d *diagnostics) summaries() (transport.ConsoleSummary, transport.NetworkSummary) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	c := transport.ConsoleSummary{Entries: append([]transport.ConsoleEntry{}, d.console...), Truncated: d.cTrunc}
-	n := transport.NetworkSummary{Entries: append([]transport.NetworkEntry{}, d.network...), Truncated: d.nTrunc}
-	return c, n
+	return transport.ConsoleSummary{Entries: d.console.copied(), Truncated: d.console.truncated},
+		transport.NetworkSummary{Entries: d.network.copied(), Truncated: d.network.truncated}
 }
 
 // watchDiagnostics turns on the Runtime and Network domains of a tab and drains their events
 // into the tab's summaries until ctx ends.
 func watchDiagnostics(ctx context.Context, c *cdp.Client, d *diagnostics) error {
-	consoleEv, err := c.Runtime.ConsoleAPICalled(ctx)
-	if err != nil {
-		return err
-	}
-	thrown, err := c.Runtime.ExceptionThrown(ctx)
-	if err != nil {
-		return err
-	}
-	sent, err := c.Network.RequestWillBeSent(ctx)
-	if err != nil {
-		return err
-	}
-	responded, err := c.Network.ResponseReceived(ctx)
-	if err != nil {
-		return err
-	}
-	failed, err := c.Network.LoadingFailed(ctx)
-	if err != nil {
-		return err
-	}
-	finished, err := c.Network.LoadingFinished(ctx)
-	if err != nil {
-		return err
+	o := &streams{ctx: ctx}
+	consoleEv := openStream(o, c.Runtime.ConsoleAPICalled)
+	thrown := openStream(o, c.Runtime.ExceptionThrown)
+	sent := openStream(o, c.Network.RequestWillBeSent)
+	responded := openStream(o, c.Network.ResponseReceived)
+	failed := openStream(o, c.Network.LoadingFailed)
+	finished := openStream(o, c.Network.LoadingFinished)
+	if o.err != nil {
+		return o.err
 	}
 	// Request, response, failure and completion events are delivered in the order Chromium
 	// sent them, so a failure always finds its request and a finished request is forgotten.
@@ -123,82 +115,62 @@ func watchDiagnostics(ctx context.Context, c *cdp.Client, d *diagnostics) error 
 	if err := c.Network.Enable(ctx, network.NewEnableArgs().SetMaxTotalBufferSize(0).SetMaxResourceBufferSize(0).SetMaxPostDataSize(0)); err != nil {
 		return err
 	}
-	go func() {
-		defer consoleEv.Close()
-		for {
-			ev, err := consoleEv.Recv()
-			if err != nil {
-				return
-			}
-			d.addConsole(consoleLevel(ev.Type), consoleText(ev.Args))
+	drain(consoleEv, func(ev *cdpruntime.ConsoleAPICalledReply) { d.addConsole(consoleLevel(ev.Type), consoleText(ev.Args)) })
+	drain(thrown, func(ev *cdpruntime.ExceptionThrownReply) {
+		msg := ev.ExceptionDetails.Text
+		if ex := ev.ExceptionDetails.Exception; ex != nil && ex.Description != nil {
+			msg += " " + firstLine(*ex.Description)
 		}
-	}()
-	go func() {
-		defer thrown.Close()
-		for {
-			ev, err := thrown.Recv()
-			if err != nil {
-				return
-			}
-			msg := ev.ExceptionDetails.Text
-			if ex := ev.ExceptionDetails.Exception; ex != nil && ex.Description != nil {
-				msg += " " + firstLine(*ex.Description)
-			}
-			d.addConsole("error", msg)
-		}
-	}()
+		d.addConsole("error", msg)
+	})
 	go func() {
 		defer sent.Close()
 		defer responded.Close()
 		defer failed.Close()
 		defer finished.Close()
-		for {
+		for ok := true; ok; {
 			select {
 			case <-sent.Ready():
-				ev, err := sent.Recv()
-				if err != nil {
-					return
-				}
-				d.mu.Lock()
-				if len(d.requests) < maxPendingURLs {
-					d.requests[ev.RequestID] = requestSeen{method: ev.Request.Method, origin: originOrScheme(ev.Request.URL)}
-				}
-				d.mu.Unlock()
+				ok = next(sent, d.requestSent)
 			case <-responded.Ready():
-				ev, err := responded.Recv()
-				if err != nil {
-					return
-				}
-				if ev.Response.Status >= 400 && !browserChrome(ev.Response.URL) {
-					r := d.take(ev.RequestID)
-					d.addNetwork(r.method, originOrScheme(ev.Response.URL), ev.Response.Status, "http_error")
-				}
+				ok = next(responded, d.responseReceived)
 			case <-failed.Ready():
-				ev, err := failed.Recv()
-				if err != nil {
-					return
-				}
-				r := d.take(ev.RequestID)
-				category := "failed"
-				if ev.BlockedReason != "" || strings.Contains(ev.ErrorText, "BLOCKED_BY_CLIENT") {
-					category = "blocked"
-				}
-				if ev.Canceled != nil && *ev.Canceled && category == "failed" {
-					continue // aborted by the page or a navigation: not a failure of the site
-				}
-				d.addNetwork(r.method, r.origin, 0, category)
+				ok = next(failed, d.loadingFailed)
 			case <-finished.Ready():
-				ev, err := finished.Recv()
-				if err != nil {
-					return
-				}
-				d.take(ev.RequestID)
+				ok = next(finished, func(ev *network.LoadingFinishedReply) { d.take(ev.RequestID) })
 			case <-ctx.Done():
 				return
 			}
 		}
 	}()
 	return nil
+}
+
+func (d *diagnostics) requestSent(ev *network.RequestWillBeSentReply) {
+	d.mu.Lock()
+	if len(d.requests) < maxPendingURLs {
+		d.requests[ev.RequestID] = requestSeen{method: ev.Request.Method, origin: originOrScheme(ev.Request.URL)}
+	}
+	d.mu.Unlock()
+}
+
+func (d *diagnostics) responseReceived(ev *network.ResponseReceivedReply) {
+	if ev.Response.Status >= 400 && !browserChrome(ev.Response.URL) {
+		r := d.take(ev.RequestID)
+		d.addNetwork(r.method, originOrScheme(ev.Response.URL), ev.Response.Status, "http_error")
+	}
+}
+
+func (d *diagnostics) loadingFailed(ev *network.LoadingFailedReply) {
+	r := d.take(ev.RequestID)
+	category := "failed"
+	if ev.BlockedReason != "" || strings.Contains(ev.ErrorText, "BLOCKED_BY_CLIENT") {
+		category = "blocked"
+	}
+	if ev.Canceled != nil && *ev.Canceled && category == "failed" {
+		return // aborted by the page or a navigation: not a failure of the site
+	}
+	d.addNetwork(r.method, r.origin, 0, category)
 }
 
 func (d *diagnostics) take(id network.RequestID) requestSeen {

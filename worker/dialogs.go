@@ -38,16 +38,7 @@ func (w *Worker) watchDialogs(ctx context.Context, c *cdp.Client, t *tab) error 
 	if err != nil {
 		return err
 	}
-	go func() {
-		defer opening.Close()
-		for {
-			ev, err := opening.Recv()
-			if err != nil {
-				return
-			}
-			w.answerDialog(c, t, ev)
-		}
-	}()
+	drain(opening, func(ev *page.JavascriptDialogOpeningReply) { w.answerDialog(c, t, ev) })
 	return nil
 }
 

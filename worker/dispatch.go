@@ -10,9 +10,9 @@ import (
 // The worker's half of the operation table (transport/operations.go): each operation's
 // implementation registers itself next to its code with
 //
-//	var _ = handles((*Worker).navigate)
+//	var _ = handles((*Worker).listTabs)
 //
-// and run dispatches by name. TestEveryOperationHasAHandler checks the table has no row
+// (handlesTab for an operation on one tab) and run dispatches by name. TestEveryOperationHasAHandler checks the table has no row
 // without one.
 
 // handler runs one decoded request under its effective origin policy.
@@ -33,6 +33,22 @@ func handles[Q any, PQ interface {
 		return f(w, ctx, op.(PQ), pol)
 	}
 	return true
+}
+
+// handlesTab registers f as the implementation of an operation on one tab: the dispatcher
+// resolves the tab the request names in its handle field (transport.TabOf; the selected tab
+// when it names none) and f runs only when there is one, with tabFor's error otherwise.
+func handlesTab[Q any, PQ interface {
+	*Q
+	transport.Operation
+}](f func(*Worker, context.Context, *tab, PQ, policy.Policy) (transport.Result, error)) bool {
+	return handles[Q](func(w *Worker, ctx context.Context, r PQ, pol policy.Policy) (transport.Result, error) {
+		t, err := w.tabFor(r.OpName(), transport.TabOf(r))
+		if err != nil {
+			return nil, err
+		}
+		return f(w, ctx, t, r, pol)
+	})
 }
 
 func (w *Worker) run(ctx context.Context, op transport.Operation, pol policy.Policy) (res transport.Result, err error) {

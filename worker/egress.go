@@ -109,23 +109,16 @@ func (w *Worker) intercept(ctx context.Context, c *cdp.Client) error {
 		paused.Close()
 		return err
 	}
-	go func() {
-		defer paused.Close()
-		// Answers go out concurrently (a page's 50 images need not wait on each other's
-		// round trips), at most 16 at a time.
-		slots := make(chan struct{}, 16)
-		for {
-			ev, err := paused.Recv()
-			if err != nil {
-				return
-			}
-			slots <- struct{}{}
-			go func() {
-				defer func() { <-slots }()
-				w.decide(c, ev)
-			}()
-		}
-	}()
+	// Answers go out concurrently (a page's 50 images need not wait on each other's round
+	// trips), at most 16 at a time.
+	slots := make(chan struct{}, 16)
+	drain(paused, func(ev *fetch.RequestPausedReply) {
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots }()
+			w.decide(c, ev)
+		}()
+	})
 	return nil
 }
 

@@ -12,17 +12,13 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-var _ = handles((*Worker).captureEvidence)
+var _ = handlesTab((*Worker).captureEvidence)
 
 // captureEvidence gathers what a tab shows, cheapest and surest first: the console and
 // network summaries the tab has kept, the redacted screenshot, then the outline. Each part
 // that cannot be had within the deadline is reported unavailable, never faked. It never
 // writes a file: parts go back as payloads.
-func (w *Worker) captureEvidence(ctx context.Context, r *transport.CaptureEvidence, pol policy.Policy) (transport.Result, error) {
-	t, err := w.tabFor(transport.OpCaptureEvidence, r.Tab)
-	if err != nil {
-		return nil, err
-	}
+func (w *Worker) captureEvidence(ctx context.Context, t *tab, r *transport.CaptureEvidence, pol policy.Policy) (transport.Result, error) {
 	budget, err := budgets.Screenshot().ResolveMs(int64(r.BudgetMs)) // at least the 2 s floor
 	if err != nil {
 		return nil, transport.NewError(transport.OpCaptureEvidence, transport.PhaseValidate, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted, "%s", err.Error()).WithPath("request.budgetMs")
@@ -63,7 +59,7 @@ func (w *Worker) captureEvidence(ctx context.Context, r *transport.CaptureEviden
 			DataBase64: base64.StdEncoding.EncodeToString(shot), ByteLength: len(shot)})
 	}
 
-	if obs, err := w.observe(ctx, &transport.Observe{Tab: r.Tab}, pol); err != nil {
+	if obs, err := w.observe(ctx, t, &transport.Observe{Tab: r.Tab}, pol); err != nil {
 		failed(transport.PartOutline, err)
 	} else {
 		res.Payloads = append(res.Payloads, jsonPayload(transport.PartOutline, obs))

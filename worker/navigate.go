@@ -15,7 +15,8 @@ var _ = handles((*Worker).navigate)
 
 // navigate checks the URL against the effective policy again (the runtime already did: this
 // is the worker's own line), then loads it and waits for the load event within the
-// navigation budget.
+// navigation budget. It resolves its tab itself (not handlesTab): a refused URL is the
+// error even when the tab is missing too.
 func (w *Worker) navigate(ctx context.Context, r *transport.Navigate, pol policy.Policy) (transport.Result, error) {
 	if _, err := pol.CheckURL(r.URL); err != nil {
 		return nil, policy.Refusal(transport.OpNavigate, "request.url", err)
@@ -53,14 +54,10 @@ func (w *Worker) navigate(ctx context.Context, r *transport.Navigate, pol policy
 	return w.documentResult(ctx, t, transport.OpNavigate)
 }
 
-var _ = handles((*Worker).reload)
+var _ = handlesTab((*Worker).reload)
 
 // reload reloads and waits for the new document's load event.
-func (w *Worker) reload(ctx context.Context, r *transport.Reload, _ policy.Policy) (transport.Result, error) {
-	t, err := w.tabFor(transport.OpReload, r.Tab)
-	if err != nil {
-		return nil, err
-	}
+func (w *Worker) reload(ctx context.Context, t *tab, r *transport.Reload, _ policy.Policy) (transport.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, budgets.Navigation().Default)
 	defer cancel()
 	t.mu.Lock()

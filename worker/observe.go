@@ -14,15 +14,11 @@ import (
 	"github.com/fastbrowser/fastbrowser/worker/outline"
 )
 
-var _ = handles((*Worker).observe)
+var _ = handlesTab((*Worker).observe)
 
 // observe builds the page outline from the accessibility trees of the tab's frames (main,
 // same-process and out-of-process), within the observation budget.
-func (w *Worker) observe(ctx context.Context, r *transport.Observe, _ policy.Policy) (transport.Result, error) {
-	t, err := w.tabFor(transport.OpObserve, r.Tab)
-	if err != nil {
-		return nil, err
-	}
+func (w *Worker) observe(ctx context.Context, t *tab, r *transport.Observe, _ policy.Policy) (transport.Result, error) {
 	maxNodes, _ := budgets.OutlineNodes().Resolve(r.MaxNodes)
 	maxDepth, _ := budgets.OutlineDepth().Resolve(r.MaxDepth)
 	maxText, _ := budgets.OutlineTextChars().Resolve(r.MaxTextChars)

@@ -31,15 +31,11 @@ func (w *Worker) notePopup(opener, popup target.ID) {
 	w.popups.changed = make(chan struct{})
 }
 
-var _ = handles((*Worker).waitPopup)
+var _ = handlesTab((*Worker).waitPopup)
 
 // waitPopup returns the oldest unclaimed popup of the opener, waiting within the popup
 // budget for one. The selection never changes (autoSwitched is always false).
-func (w *Worker) waitPopup(ctx context.Context, r *transport.WaitPopup, _ policy.Policy) (transport.Result, error) {
-	opener, err := w.tabFor(transport.OpWaitPopup, r.Opener)
-	if err != nil {
-		return nil, err
-	}
+func (w *Worker) waitPopup(ctx context.Context, opener *tab, r *transport.WaitPopup, _ policy.Policy) (transport.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, budgets.PopupWait().Default)
 	defer cancel()
 	for {

@@ -61,16 +61,7 @@ func (w *Worker) holdNewPages(setup, life context.Context) error {
 		attached.Close()
 		return err
 	}
-	go func() {
-		defer attached.Close()
-		for {
-			ev, err := attached.Recv()
-			if err != nil {
-				return
-			}
-			go w.holdPage(ev)
-		}
-	}()
+	drain(attached, func(ev *target.AttachedToTargetReply) { go w.holdPage(ev) })
 	return nil
 }
 

@@ -29,14 +29,10 @@ func (w *Worker) readPage(ctx context.Context, t *tab) (pageText, error) {
 	return pt, err
 }
 
-var _ = handles((*Worker).read)
+var _ = handlesTab((*Worker).read)
 
 // read returns what a person sees of the page's text, bounded by the read budget.
-func (w *Worker) read(ctx context.Context, r *transport.Read, _ policy.Policy) (transport.Result, error) {
-	t, err := w.tabFor(transport.OpRead, r.Tab)
-	if err != nil {
-		return nil, err
-	}
+func (w *Worker) read(ctx context.Context, t *tab, r *transport.Read, _ policy.Policy) (transport.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, budgets.ReadWait().Default)
 	defer cancel()
 	pt, err := w.readPage(ctx, t)

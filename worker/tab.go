@@ -92,15 +92,9 @@ func (t *tab) waitFor(ctx context.Context, cond func() bool) error {
 // always drained so Chromium never blocks on us; they end with the tab's context.
 func (t *tab) watch(navigated page.FrameNavigatedClient, lifecycle page.LifecycleEventClient) {
 	go func() {
-		defer navigated.Close()
-		for {
-			ev, err := navigated.Recv()
-			if err != nil {
-				t.update(func() { t.gone = true })
-				return
-			}
+		receive(navigated, func(ev *page.FrameNavigatedReply) {
 			if ev.Frame.ParentID != nil {
-				continue
+				return
 			}
 			t.update(func() {
 				t.mainFrame = ev.Frame.ID
@@ -110,24 +104,17 @@ func (t *tab) watch(navigated page.FrameNavigatedClient, lifecycle page.Lifecycl
 					t.url += *ev.Frame.URLFragment
 				}
 			})
-		}
+		})
+		t.update(func() { t.gone = true }) // the tab's connection closed, or it went away
 	}()
-	go func() {
-		defer lifecycle.Close()
-		for {
-			ev, err := lifecycle.Recv()
-			if err != nil {
-				return
-			}
-			t.mu.Lock()
-			main := ev.FrameID == t.mainFrame
-			t.mu.Unlock()
-			if !main || ev.Name != "load" {
-				continue
-			}
+	drain(lifecycle, func(ev *page.LifecycleEventReply) {
+		t.mu.Lock()
+		main := ev.FrameID == t.mainFrame
+		t.mu.Unlock()
+		if main && ev.Name == "load" {
 			t.update(func() { t.loaded = string(ev.LoaderID) })
 		}
-	}()
+	})
 }
 
 func (t *tab) close() {

@@ -92,15 +92,11 @@ func selectOne(sel *transport.TabSelect, tabs []transport.TabInfo) (transport.Ta
 		"%d listed tabs have origin %s; select by index", len(found), want).WithPath("request.select")
 }
 
-var _ = handles((*Worker).selectTab)
+var _ = handlesTab((*Worker).selectTab)
 
 // selectTab makes a tab the selected one and brings it to the front (a background tab can
 // stall screenshots in headless mode).
-func (w *Worker) selectTab(ctx context.Context, r *transport.SelectTab, _ policy.Policy) (transport.Result, error) {
-	t, err := w.tabFor(transport.OpSelectTab, r.Tab)
-	if err != nil {
-		return nil, err
-	}
+func (w *Worker) selectTab(ctx context.Context, t *tab, r *transport.SelectTab, _ policy.Policy) (transport.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, budgets.CDPCall().Default)
 	defer cancel()
 	if err := w.bc.Target.ActivateTarget(ctx, target.NewActivateTargetArgs(t.id)); err != nil {
@@ -116,14 +112,10 @@ func (w *Worker) selectTab(ctx context.Context, r *transport.SelectTab, _ policy
 	return &transport.SelectTabResult{SelectedTab: string(t.id), URL: info.URL, Title: info.Title}, nil
 }
 
-var _ = handles((*Worker).closeTab)
+var _ = handlesTab((*Worker).closeTab)
 
 // closeTab closes a tab. When it was selected, no tab is selected afterwards.
-func (w *Worker) closeTab(ctx context.Context, r *transport.CloseTab, _ policy.Policy) (transport.Result, error) {
-	t, err := w.tabFor(transport.OpCloseTab, r.Tab)
-	if err != nil {
-		return nil, err
-	}
+func (w *Worker) closeTab(ctx context.Context, t *tab, r *transport.CloseTab, _ policy.Policy) (transport.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, budgets.CDPCall().Default)
 	defer cancel()
 	if _, err := w.bc.Target.CloseTarget(ctx, target.NewCloseTargetArgs(t.id)); err != nil {
@@ -164,40 +156,24 @@ func (w *Worker) discover(ctx context.Context) error {
 	if err := w.bc.Target.SetDiscoverTargets(ctx, target.NewSetDiscoverTargetsArgs(true)); err != nil {
 		return err
 	}
-	go func() {
-		defer created.Close()
-		for {
-			ev, err := created.Recv()
-			if err != nil {
-				return
-			}
-			in := ev.TargetInfo
-			if in.Type != "page" || in.BrowserContextID == nil || *in.BrowserContextID != w.contextID || w.holdsNewPages() {
-				continue // holdPage attaches the context's new pages while it holds them
-			}
-			if w.knownTab(in.TargetID) {
-				continue
-			}
-			actx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
-			if _, err := w.attachOrClose(actx, in.TargetID, nil); err != nil {
-				w.log.Printf("attach to new tab: %v", err)
-			} else if in.OpenerID != nil {
-				w.mu.Lock()
-				w.notePopup(*in.OpenerID, in.TargetID)
-				w.mu.Unlock()
-			}
-			cancel()
+	drain(created, func(ev *target.CreatedReply) {
+		in := ev.TargetInfo
+		if in.Type != "page" || in.BrowserContextID == nil || *in.BrowserContextID != w.contextID || w.holdsNewPages() {
+			return // holdPage attaches the context's new pages while it holds them
 		}
-	}()
-	go func() {
-		defer destroyed.Close()
-		for {
-			ev, err := destroyed.Recv()
-			if err != nil {
-				return
-			}
-			w.forgetTab(ev.TargetID)
+		if w.knownTab(in.TargetID) {
+			return
 		}
-	}()
+		actx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+		defer cancel()
+		if _, err := w.attachOrClose(actx, in.TargetID, nil); err != nil {
+			w.log.Printf("attach to new tab: %v", err)
+		} else if in.OpenerID != nil {
+			w.mu.Lock()
+			w.notePopup(*in.OpenerID, in.TargetID)
+			w.mu.Unlock()
+		}
+	})
+	drain(destroyed, func(ev *target.DestroyedReply) { w.forgetTab(ev.TargetID) })
 	return nil
 }

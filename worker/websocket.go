@@ -33,14 +33,11 @@ func (w *Worker) watchWebSockets(call, life context.Context, c *cdp.Client) erro
 		defer w.sockets.remove(s)
 		defer close(s.gone)
 		record := func() bool {
-			ev, err := created.Recv()
-			if err != nil {
-				return false
-			}
-			if origin, ok := w.egress.allows(ev.URL); !ok {
-				w.egress.refuse("websocket", origin)
-			}
-			return true
+			return next(created, func(ev *network.WebSocketCreatedReply) {
+				if origin, ok := w.egress.allows(ev.URL); !ok {
+					w.egress.refuse("websocket", origin)
+				}
+			})
 		}
 		for {
 			select {

@@ -26,7 +26,7 @@ type suiteAcc struct {
 // scenario. Counts are derived from the cases, so suite and root totals always add up.
 func build(rep *scenario.Report, host string) *testSuites {
 	ts := timestamp(rep.StartedAt)
-	root := &testSuites{Name: "fastbrowser", Time: seconds(rep.DurationMs), Timestamp: ts}
+	root := &testSuites{totals: totals{Name: "fastbrowser", Time: seconds(rep.DurationMs), Timestamp: ts}}
 	byFile := map[string]int{}
 	var accs []suiteAcc
 	for i := range rep.Scenarios {
@@ -39,7 +39,7 @@ func build(rep *scenario.Report, host string) *testSuites {
 			if name == "" {
 				name = "fastbrowser" // the XSD wants a non-empty name
 			}
-			root.Suites = append(root.Suites, testSuite{Name: name, Timestamp: ts, Hostname: host, ID: k, Package: "fastbrowser"})
+			root.Suites = append(root.Suites, testSuite{totals: totals{Name: name, Timestamp: ts}, Hostname: host, ID: k, Package: "fastbrowser"})
 			accs = append(accs, suiteAcc{})
 		}
 		suite, acc := &root.Suites[k], &accs[k]

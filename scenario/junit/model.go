@@ -6,25 +6,13 @@ import "encoding/xml"
 // Field order is element order, which the XSD's sequences fix.
 
 type testSuites struct {
-	XMLName   xml.Name    `xml:"testsuites"`
-	Name      string      `xml:"name,attr"`
-	Tests     int         `xml:"tests,attr"`
-	Failures  int         `xml:"failures,attr"`
-	Errors    int         `xml:"errors,attr"`
-	Skipped   int         `xml:"skipped,attr"`
-	Time      string      `xml:"time,attr"`
-	Timestamp string      `xml:"timestamp,attr"`
-	Suites    []testSuite `xml:"testsuite"`
+	XMLName xml.Name `xml:"testsuites"`
+	totals
+	Suites []testSuite `xml:"testsuite"`
 }
 
 type testSuite struct {
-	Name       string     `xml:"name,attr"`
-	Tests      int        `xml:"tests,attr"`
-	Failures   int        `xml:"failures,attr"`
-	Errors     int        `xml:"errors,attr"`
-	Skipped    int        `xml:"skipped,attr"`
-	Time       string     `xml:"time,attr"`
-	Timestamp  string     `xml:"timestamp,attr"`
+	totals
 	Hostname   string     `xml:"hostname,attr"`
 	ID         int        `xml:"id,attr"`
 	Package    string     `xml:"package,attr"`
@@ -33,6 +21,18 @@ type testSuite struct {
 	// The strict XSD requires both (empty is fine); suite-level output has nothing to say.
 	SystemOut string `xml:"system-out"`
 	SystemErr string `xml:"system-err"`
+}
+
+// totals are the attributes the run and each suite share, in the XSD's order: encoding/xml
+// writes an embedded struct's fields where it is embedded.
+type totals struct {
+	Name      string `xml:"name,attr"`
+	Tests     int    `xml:"tests,attr"`
+	Failures  int    `xml:"failures,attr"`
+	Errors    int    `xml:"errors,attr"`
+	Skipped   int    `xml:"skipped,attr"`
+	Time      string `xml:"time,attr"`
+	Timestamp string `xml:"timestamp,attr"`
 }
 
 // properties is a struct, not a "properties>property" path, so that an empty list is still
