@@ -12,8 +12,8 @@ import (
 //
 //	var _ = handles((*Worker).listTabs)
 //
-// (handlesTab for an operation on one tab) and run dispatches by name. TestEveryOperationHasAHandler checks the table has no row
-// without one.
+// (handlesTab for an operation on one tab) and run dispatches by name.
+// TestEveryOperationHasAHandler checks the table has no row without one.
 
 // handler runs one decoded request under its effective origin policy.
 type handler func(w *Worker, ctx context.Context, op transport.Operation, pol policy.Policy) (transport.Result, error)
