@@ -76,10 +76,11 @@ const EdgeProxyOff = "off"
 // transport.Dispatch) and a transport.Handler (so `serve` can put it behind protocol v1).
 type Runtime struct {
 	alloc *Allocator
-	// launched is the browser an Allocator launched that the session runs in (nil:
-	// attached); browser is the same when the session owns it alone and stops it on Close.
+	// ownAlloc: alloc was made for this session alone (Options.Allocator was nil), so Close
+	// closes it, stopping the browser it launched.
+	ownAlloc bool
+	// launched is the browser an Allocator launched that the session runs in (nil: attached).
 	launched  *chromium.Browser
-	browser   *chromium.Browser
 	client    *workerProc
 	base      policy.Policy
 	turn      chan struct{} // one call at a time
@@ -133,21 +134,16 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	}
 	r.alloc = opts.Allocator
 	if r.alloc == nil {
-		r.alloc = ownAllocator(base, opts)
+		r.alloc, r.ownAlloc = ownAllocator(base, opts), true
 	}
 	cdpURL, launched, err := r.alloc.acquire(ctx, opts.OnRelaunch)
 	if err != nil {
 		return nil, err
 	}
 	r.launched = launched
-	if opts.Allocator == nil {
-		r.browser = launched
-	}
 	px, err := startProxy(base, opts, cdpURL, &r.edge)
 	if err != nil {
-		if r.browser != nil {
-			_ = r.browser.Close()
-		}
+		_ = r.Close()
 		return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "the egress proxy could not be started").WithCause(err)
 	}
 	r.proxy = px
@@ -174,12 +170,7 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	}
 	c, err := startWorker(ctx, opts.WorkerPath, args, opts.Log)
 	if err != nil {
-		if r.browser != nil {
-			_ = r.browser.Close()
-		}
-		if r.proxy != nil {
-			_ = r.proxy.Close()
-		}
+		_ = r.Close()
 		return nil, err
 	}
 	r.client = c
@@ -319,8 +310,8 @@ func (r *Runtime) Close() error {
 		if r.client != nil {
 			errs = append(errs, r.client.Close())
 		}
-		if r.browser != nil {
-			errs = append(errs, r.browser.Close())
+		if r.ownAlloc {
+			errs = append(errs, r.alloc.Close())
 		}
 		if r.proxy != nil {
 			errs = append(errs, r.proxy.Close())
