@@ -81,7 +81,7 @@ type Runtime struct {
 	ownAlloc bool
 	// launched is the browser an Allocator launched that the session runs in (nil: attached).
 	launched  *chromium.Browser
-	client    *workerProc
+	worker    *workerProc
 	base      policy.Policy
 	turn      chan struct{} // one call at a time
 	lookupEnv func(string) (string, bool)
@@ -173,13 +173,13 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 		_ = r.Close()
 		return nil, err
 	}
-	r.client = c
+	r.worker = c
 	return r, nil
 }
 
 // BrowserVersion is the product string the worker read from the browser (e.g.
 // "Chrome/156.0.8078.73").
-func (r *Runtime) BrowserVersion() string { return r.client.Ready().Browser }
+func (r *Runtime) BrowserVersion() string { return r.worker.Ready().Browser }
 
 // Attached reports whether the session's browser is not fastbrowser's: attached at a
 // DevTools URL rather than launched by an Allocator (its own or one shared with other
@@ -187,7 +187,7 @@ func (r *Runtime) BrowserVersion() string { return r.client.Ready().Browser }
 func (r *Runtime) Attached() bool { return r.launched == nil }
 
 // WorkerPid is the worker's process id (tests use it to inject a crash).
-func (r *Runtime) WorkerPid() int { return r.client.Pid() }
+func (r *Runtime) WorkerPid() int { return r.worker.Pid() }
 
 // Handle lets a Runtime serve protocol v1 (see transport.Serve). Serve validated the request
 // when it decoded the frame, so it is not validated again.
@@ -250,7 +250,7 @@ func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transp
 		return nil, err
 	}
 	r.edge.Store(&pol)
-	res, err := r.client.Call(ctx, op, octx)
+	res, err := r.worker.Call(ctx, op, octx)
 	err = r.browserDied(op, err)
 	res, err = r.withProxyBlocked(name, res, err)
 	if err != nil {
@@ -307,8 +307,8 @@ func (r *Runtime) toHandles(res transport.Result) {
 func (r *Runtime) Close() error {
 	r.closeOnce.Do(func() {
 		var errs []error
-		if r.client != nil {
-			errs = append(errs, r.client.Close())
+		if r.worker != nil {
+			errs = append(errs, r.worker.Close())
 		}
 		if r.ownAlloc {
 			errs = append(errs, r.alloc.Close())
