@@ -33,16 +33,12 @@ var (
 	failureEvidence    = Budget{Name: "failureEvidence", Default: 2 * time.Second, Ceiling: 2 * time.Second}
 	scenarioRun        = Budget{Name: "scenarioRun", Default: 60 * time.Second, Ceiling: 120 * time.Second}
 
-	// Bounds that are not in DESIGN.md's table but that something must still wait for.
-	// ProcessStopGrace is how long a child gets after SIGTERM before its group is killed.
+	// Bounds that are not in DESIGN.md's table but that something must still wait for (each
+	// accessor below says what it bounds).
 	processStopGrace = Budget{Name: "processStopGrace", Default: 2 * time.Second, Ceiling: 10 * time.Second}
-	// FixtureReadiness bounds one managed or external fixture server's readiness probe; its
-	// ceiling is the browser-startup ceiling, as scenario file v1 says.
 	fixtureReadiness = Budget{Name: "fixtureReadiness", Default: 10 * time.Second, Ceiling: 10 * time.Second}
-	// Hook bounds one setup/reset/cleanup hook (always also inside the scenario budget).
-	hook = Budget{Name: "hook", Default: 30 * time.Second, Ceiling: 120 * time.Second}
-	// CDPCall bounds one CDP round trip that has no operation budget of its own.
-	cdpCall = Budget{Name: "cdpCall", Default: 5 * time.Second, Ceiling: 10 * time.Second}
+	hook             = Budget{Name: "hook", Default: 30 * time.Second, Ceiling: 120 * time.Second}
+	cdpCall          = Budget{Name: "cdpCall", Default: 5 * time.Second, Ceiling: 10 * time.Second}
 )
 
 // The budgets and limits are unexported values behind accessors, so nothing can change a
@@ -84,10 +80,11 @@ func ScenarioRun() Budget { return scenarioRun }
 // ProcessStopGrace is how long a child gets after SIGTERM before its group is killed.
 func ProcessStopGrace() Budget { return processStopGrace }
 
-// FixtureReadiness bounds one fixture server's readiness probe.
+// FixtureReadiness bounds one managed or external fixture server's readiness probe; its
+// ceiling is the browser-startup ceiling, as scenario file v1 says.
 func FixtureReadiness() Budget { return fixtureReadiness }
 
-// Hook bounds one setup/reset/cleanup hook.
+// Hook bounds one setup/reset/cleanup hook (always also inside the scenario budget).
 func Hook() Budget { return hook }
 
 // CDPCall bounds one CDP round trip that has no operation budget of its own.

@@ -11,7 +11,7 @@ const (
 	ClientMargin = 2 * time.Second
 	// FailureEvidenceMargin is how long failure evidence waits for the worker's answer
 	// beyond the worker's own failure-evidence budget: a round trip and the payloads'
-	// transfer. A hung page delays a failure by FailureEvidence + this at most.
+	// transfer. A hung page delays a failure by FailureEvidence().Default + this at most.
 	FailureEvidenceMargin = 500 * time.Millisecond
 	// ObserveReserve is the part of the observation budget kept for building the outline
 	// after the frames are read.

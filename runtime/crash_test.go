@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -107,6 +108,17 @@ func TestOpenFailsCleanlyWithMissingBrowser(t *testing.T) {
 	bin, _ := runtimetest.Binary()
 	before := runtimetest.Take()
 	_, err := runtime.Open(bg, runtime.Options{Executable: "/nonexistent/chromium", WorkerPath: bin, WorkerArgs: []string{"worker"}})
+	wantCode(t, err, transport.CodeLaunchFailed, transport.NotAttempted)
+	if err := runtimetest.AwaitNoLeaks(before); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOpenStopsItsBrowserWhenTheWorkerFails: a worker that cannot start after the session's
+// own browser launched (and its egress proxy started) leaves neither behind.
+func TestOpenStopsItsBrowserWhenTheWorkerFails(t *testing.T) {
+	before := runtimetest.Take()
+	_, err := runtime.Open(bg, runtime.Options{WorkerPath: filepath.Join(t.TempDir(), "no-such-worker")})
 	wantCode(t, err, transport.CodeLaunchFailed, transport.NotAttempted)
 	if err := runtimetest.AwaitNoLeaks(before); err != nil {
 		t.Fatal(err)

@@ -37,16 +37,14 @@ func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 		return err // no page to show, or nothing reached it
 	}
 	// The capture gets the failure-evidence budget (2 s, which is also the screenshot floor)
-	// in the worker, and its answer at most budgets.FailureEvidenceMargin more: a hung page delays a
-	// failure by 2.5 s at most (the client's own deadline would allow 2 s more).
+	// in the worker, and its answer at most budgets.FailureEvidenceMargin more: a hung page
+	// delays a failure by 2.5 s at most (the Conn's own deadline would allow 2 s more).
 	ctx, cancel := context.WithTimeout(context.Background(), budgets.FailureEvidence().Default+budgets.FailureEvidenceMargin)
 	defer cancel()
-	req := &transport.CaptureEvidence{RunID: r.evidence.RunID, Operation: r.evidenceLabel(op), Redaction: r.evidence.Redaction,
-		BudgetMs: int(budgets.FailureEvidence().Default.Milliseconds())}
-	if refs := transport.TabRefs(op); len(refs) > 0 {
-		req.Tab = *refs[0] // already the worker's target id
-	}
-	res, cerr := r.client.Call(ctx, req, nil)
+	// The failed operation's tab (already the worker's target id; "": the selected tab).
+	req := &transport.CaptureEvidence{Tab: transport.TabOf(op), RunID: r.evidence.RunID, Operation: r.evidenceLabel(op),
+		Redaction: r.evidence.Redaction, BudgetMs: int(budgets.FailureEvidence().Default.Milliseconds())}
+	res, cerr := r.worker.Call(ctx, req, nil)
 	if cerr != nil {
 		return transport.WithEvidence(oe, nil, []transport.UnavailablePart{{Part: "evidence", Code: transport.AsOperationError("", cerr).Code, Message: "failure evidence could not be captured"}})
 	}

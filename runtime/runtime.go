@@ -76,11 +76,12 @@ const EdgeProxyOff = "off"
 // transport.Dispatch) and a transport.Handler (so `serve` can put it behind protocol v1).
 type Runtime struct {
 	alloc *Allocator
-	// launched is the browser an Allocator launched that the session runs in (nil:
-	// attached); browser is the same when the session owns it alone and stops it on Close.
+	// ownAlloc: alloc was made for this session alone (Options.Allocator was nil), so Close
+	// closes it, stopping the browser it launched.
+	ownAlloc bool
+	// launched is the browser an Allocator launched that the session runs in (nil: attached).
 	launched  *chromium.Browser
-	browser   *chromium.Browser
-	client    *workerProc
+	worker    *workerProc
 	base      policy.Policy
 	turn      chan struct{} // one call at a time
 	lookupEnv func(string) (string, bool)
@@ -133,21 +134,16 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	}
 	r.alloc = opts.Allocator
 	if r.alloc == nil {
-		r.alloc = ownAllocator(base, opts)
+		r.alloc, r.ownAlloc = ownAllocator(base, opts), true
 	}
 	cdpURL, launched, err := r.alloc.acquire(ctx, opts.OnRelaunch)
 	if err != nil {
 		return nil, err
 	}
 	r.launched = launched
-	if opts.Allocator == nil {
-		r.browser = launched
-	}
 	px, err := startProxy(base, opts, cdpURL, &r.edge)
 	if err != nil {
-		if r.browser != nil {
-			_ = r.browser.Close()
-		}
+		_ = r.Close()
 		return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "the egress proxy could not be started").WithCause(err)
 	}
 	r.proxy = px
@@ -174,21 +170,16 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	}
 	c, err := startWorker(ctx, opts.WorkerPath, args, opts.Log)
 	if err != nil {
-		if r.browser != nil {
-			_ = r.browser.Close()
-		}
-		if r.proxy != nil {
-			_ = r.proxy.Close()
-		}
+		_ = r.Close()
 		return nil, err
 	}
-	r.client = c
+	r.worker = c
 	return r, nil
 }
 
 // BrowserVersion is the product string the worker read from the browser (e.g.
 // "Chrome/156.0.8078.73").
-func (r *Runtime) BrowserVersion() string { return r.client.Ready().Browser }
+func (r *Runtime) BrowserVersion() string { return r.worker.Ready().Browser }
 
 // Attached reports whether the session's browser is not fastbrowser's: attached at a
 // DevTools URL rather than launched by an Allocator (its own or one shared with other
@@ -196,7 +187,7 @@ func (r *Runtime) BrowserVersion() string { return r.client.Ready().Browser }
 func (r *Runtime) Attached() bool { return r.launched == nil }
 
 // WorkerPid is the worker's process id (tests use it to inject a crash).
-func (r *Runtime) WorkerPid() int { return r.client.Pid() }
+func (r *Runtime) WorkerPid() int { return r.worker.Pid() }
 
 // Handle lets a Runtime serve protocol v1 (see transport.Serve). Serve validated the request
 // when it decoded the frame, so it is not validated again.
@@ -259,7 +250,7 @@ func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transp
 		return nil, err
 	}
 	r.edge.Store(&pol)
-	res, err := r.client.Call(ctx, op, octx)
+	res, err := r.worker.Call(ctx, op, octx)
 	err = r.browserDied(op, err)
 	res, err = r.withProxyBlocked(name, res, err)
 	if err != nil {
@@ -316,11 +307,11 @@ func (r *Runtime) toHandles(res transport.Result) {
 func (r *Runtime) Close() error {
 	r.closeOnce.Do(func() {
 		var errs []error
-		if r.client != nil {
-			errs = append(errs, r.client.Close())
+		if r.worker != nil {
+			errs = append(errs, r.worker.Close())
 		}
-		if r.browser != nil {
-			errs = append(errs, r.browser.Close())
+		if r.ownAlloc {
+			errs = append(errs, r.alloc.Close())
 		}
 		if r.proxy != nil {
 			errs = append(errs, r.proxy.Close())

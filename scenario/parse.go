@@ -368,7 +368,7 @@ func checkOperations(ops []Operation, base *url.URL) error {
 			return err
 		}
 		placeholder := ""
-		if ref := fr.tabRef(); ref != nil {
+		if ref := fr.tab; ref != nil {
 			if _, err := checkTabRef(ref, path+".request."+fr.tabField, i, ops, ids); err != nil {
 				return err
 			}

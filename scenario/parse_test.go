@@ -186,7 +186,7 @@ func FuzzParse(f *testing.F) {
 				continue // a step becomes observe + act + assert at run time
 			}
 			tab := ""
-			if op.req.tabRef() != nil {
+			if op.req.tab != nil {
 				tab = "t1"
 			}
 			if err := op.req.bind(tab).Validate(); err != nil {

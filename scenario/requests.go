@@ -17,8 +17,6 @@ type fileRequest struct {
 	tabField string              // the handle field's JSON name ("" when the op names no tab)
 }
 
-func (r *fileRequest) tabRef() *TabRef { return r.tab }
-
 // bind returns the protocol request with its tab set to a resolved handle ("" = selected).
 func (r *fileRequest) bind(tab string) transport.Operation { return transport.WithTab(r.op, tab) }
 

@@ -250,7 +250,7 @@ func (s *runState) operations(ctx context.Context, rt Session) error {
 			res, err = runStep(callCtx, rt, op.step)
 		} else {
 			var tab string
-			tab, err = resolveTab(op.req.tabRef(), s.l.Operations, results, initial)
+			tab, err = resolveTab(op.req.tab, s.l.Operations, results, initial)
 			if err == nil {
 				res, err = rt.Call(callCtx, op.req.bind(tab), contextFor(op.Context, s.l.Operations, results))
 			}
@@ -284,7 +284,7 @@ func (s *runState) usesInitialTab() bool {
 		if op.req == nil {
 			continue
 		}
-		if ref := op.req.tabRef(); ref != nil && ref.Source == "initial" {
+		if ref := op.req.tab; ref != nil && ref.Source == "initial" {
 			return true
 		}
 	}

@@ -109,7 +109,7 @@ func TestParseSeedPopupExample(t *testing.T) {
 		t.Fatalf("%d operations", n)
 	}
 	// Tab references name the right earlier operations.
-	if ref := l.Operations[3].req.tabRef(); ref == nil || ref.Operation.ID != "selected" || ref.Result != "selectedTab" {
+	if ref := l.Operations[3].req.tab; ref == nil || ref.Operation.ID != "selected" || ref.Result != "selectedTab" {
 		t.Fatalf("waitPopup opener %+v", ref)
 	}
 }

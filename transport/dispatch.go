@@ -15,8 +15,10 @@ type Caller interface {
 // Dispatch(ctx, c, Navigate{URL: u}) returns a NavigateResult.
 func Dispatch[Q Request[R], R any](ctx context.Context, c Caller, req Q, octx ...*OperationContext) (R, error) {
 	var zero R
+	// *Q is an Operation for every request type (they all embed op[Q, R] and define
+	// Validate on the value), but Go cannot say so of a type parameter's pointer.
 	op, ok := any(&req).(Operation)
-	if !ok { // unreachable for the closed set; guards a future request type without TabRefs
+	if !ok {
 		return zero, NewError(req.OpName(), PhaseValidate, CodeInternal, RetryNever, NotAttempted, "operation type %T is not dispatchable", req)
 	}
 	var oc *OperationContext

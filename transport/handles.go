@@ -99,7 +99,8 @@ func TabOf(op Operation) string {
 	return v.FieldByIndex(sf.Index).String()
 }
 
-// handleFieldOf finds the handle field of request type t (a request has at most one).
+// handleFieldOf finds the handle field of request type t (a request has at most one:
+// TestOperationTableRows). HandleField, TabOf and WithTab all go through it.
 func handleFieldOf(t reflect.Type) (reflect.StructField, bool) {
 	for i := 0; i < t.NumField(); i++ {
 		if sf := t.Field(i); sf.Tag.Get("handle") == "tab" {
@@ -126,14 +127,13 @@ func CopyOf(op Operation) Operation {
 	return cp.Interface().(Operation)
 }
 
-// WithTab returns a copy of op with its handle field set to tab (op itself is unchanged).
+// WithTab returns a copy of op with its handle field set to tab (op itself is unchanged); an
+// operation that takes no tab comes back as a plain copy.
 func WithTab(op Operation, tab string) Operation {
 	cp := CopyOf(op)
 	v := reflect.ValueOf(cp).Elem()
-	for i := 0; i < v.NumField(); i++ {
-		if v.Type().Field(i).Tag.Get("handle") == "tab" {
-			v.Field(i).SetString(tab)
-		}
+	if sf, ok := handleFieldOf(v.Type()); ok {
+		v.FieldByIndex(sf.Index).SetString(tab)
 	}
 	return cp
 }

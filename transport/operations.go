@@ -11,7 +11,7 @@ import (
 // The operation table: the one place that says what each protocol v1 operation is. Its
 // request type declares the result type (by embedding op[Request, Result]) and marks the
 // fields that hold tab handles (`handle:"tab"`); everything else every layer needs to know
-// is its row below. NewOperation, the client's deadlines, the worker's dispatch (worker
+// is its row below. NewOperation, the Conn's deadlines, the worker's dispatch (worker
 // handlers register by request type and a test checks every row has one), the runtime's
 // exceptions, scenario file requests and the scenario schema's op list (checked by a test)
 // all come from here. Adding an operation: its types and a row here, its worker handler,
@@ -66,7 +66,7 @@ type OpSpec struct {
 	// Mutates says whether the operation may change the page, which decides the
 	// mutationState and retry of a call that fails after dispatch.
 	Mutates bool
-	// Deadline is how long the client waits for the answer to one call; request is the
+	// Deadline is how long the Conn waits for the answer to one call; request is the
 	// call's request budget. Nil: the request budget.
 	Deadline func(op Operation, request time.Duration) time.Duration
 	// InFiles says scenario files may use the operation; its handle field, if any, is then
@@ -87,7 +87,7 @@ type OpSpec struct {
 	EndsSession bool
 }
 
-// within: the client waits for b's default (the worker applies b) plus the margin.
+// within: the Conn waits for b's default (the worker applies b) plus the margin.
 func within(b budgets.Budget) func(Operation, time.Duration) time.Duration {
 	return func(Operation, time.Duration) time.Duration { return b.Default + budgets.ClientMargin }
 }

@@ -64,7 +64,8 @@ func TestEveryRequestTypeHasARow(t *testing.T) {
 }
 
 // TestOperationTableRows: each row's constructor, name, result and flags agree with what the
-// request type says, and names and tab results are unique.
+// request type says, names and tab results are unique, and a request has at most one handle
+// field (a string).
 func TestOperationTableRows(t *testing.T) {
 	seen, results := map[string]bool{}, map[string]bool{}
 	for _, s := range Ops() {
@@ -89,6 +90,18 @@ func TestOperationTableRows(t *testing.T) {
 		}
 		if field, _ := HandleField(op); s.InFiles && field != "" && field != "tab" && field != "opener" {
 			t.Errorf("%s: handle field %q: scenario files document only tab and opener", s.Name, field)
+		}
+		handles := 0
+		for rt, i := reflect.TypeOf(op).Elem(), 0; i < rt.NumField(); i++ {
+			if f := rt.Field(i); f.Tag.Get("handle") == "tab" {
+				handles++
+				if f.Type.Kind() != reflect.String {
+					t.Errorf("%s: handle field %s is a %s, not a string", s.Name, f.Name, f.Type)
+				}
+			}
+		}
+		if handles > 1 {
+			t.Errorf("%s: %d handle fields; a request names at most one tab", s.Name, handles)
 		}
 	}
 	if _, ok := NewOperation("evaluate"); ok {

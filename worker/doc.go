@@ -3,6 +3,9 @@
 // answers protocol v1 on stdin/stdout through transport.Serve (logs go to stderr only).
 //
 // It owns targets, their event streams, the operations' CDP work and the in-browser checks.
+// Each operation's implementation registers itself as the handler of its request type next
+// to its code (dispatch.go: handles, handlesTab); a test checks every row of the operation
+// table (transport/operations.go) has one.
 // It never writes files, never frames JSONL itself, and never lets a CDP error text reach a
 // message: every failure leaves as a *transport.OperationError with a safe message.
 package worker
