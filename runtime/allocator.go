@@ -32,6 +32,7 @@ type Allocator struct {
 
 	crashed bool  // attached: a session found the browser dead
 	gone    error // attached: it died and refused the next session
+	closed  bool  // Close ran: no session opens here again (nothing would stop its browser)
 }
 
 // NewLaunchAllocator launches Chromium with opts when the first session opens (so a run
@@ -63,6 +64,9 @@ type Relaunch struct {
 func (a *Allocator) acquire(ctx context.Context, onRelaunch func(Relaunch)) (string, *chromium.Browser, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.closed {
+		return "", nil, transport.NewError("", transport.PhaseDispatch, transport.CodeSessionEnded, transport.RetryNever, transport.NotAttempted, "the browser allocator is closed")
+	}
 	if a.launch == nil {
 		if a.gone != nil {
 			return "", nil, a.gone
@@ -135,10 +139,12 @@ func (a *Allocator) opened(err error) error {
 }
 
 // Close stops a launched browser and removes its profile; an attached browser is left as it
-// is. Sessions still open in it fail browser_crashed.
+// is. Sessions still open in it fail browser_crashed, and no session opens after it
+// (session_ended): a browser launched then would have no one to stop it.
 func (a *Allocator) Close() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.closed = true
 	if a.browser == nil {
 		return nil
 	}

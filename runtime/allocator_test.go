@@ -122,3 +122,20 @@ func TestAllocatorRelaunchesOnce(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestClosedAllocatorOpensNothing: after Close no session opens in the allocator and nothing
+// is launched (a browser launched then would have no one to stop it).
+func TestClosedAllocatorOpensNothing(t *testing.T) {
+	before := runtimetest.Take()
+	a := runtime.NewLaunchAllocator(chromium.Options{})
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := runtime.Open(bg, runtime.Options{Allocator: a})
+	if oe := transport.AsOperationError("", err); oe.Code != transport.CodeSessionEnded {
+		t.Fatalf("open after Close: %v, want session_ended", err)
+	}
+	if err := runtimetest.AwaitNoLeaks(before); err != nil {
+		t.Error(err)
+	}
+}
