@@ -157,5 +157,25 @@ func ownAllocator(base policy.Policy, opts Options) *Allocator {
 	if opts.CDPURL != "" {
 		return NewAttachAllocator(opts.CDPURL)
 	}
-	return NewLaunchAllocator(chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log, WebRTCUDP: webrtcUDP(base, opts)})
+	return NewLaunchAllocator(LaunchOptions(opts, webrtcUDP(base, opts)))
+}
+
+// LaunchOptions is how a browser for sessions with opts is launched (its executable, window
+// and log), with WebRTC's UDP on or off.
+func LaunchOptions(opts Options, webrtcUDP bool) chromium.Options {
+	return chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log, WebRTCUDP: webrtcUDP}
+}
+
+// NeedsWebRTCUDP reports whether a session with opts needs a browser whose WebRTC UDP is on:
+// it allows WebRTC under the "*" policy (every other browser fastbrowser launches has it off).
+func NeedsWebRTCUDP(opts Options) bool {
+	base := policy.AllowAll()
+	if len(opts.AllowedOrigins) > 0 {
+		p, err := policy.Parse(opts.AllowedOrigins)
+		if err != nil {
+			return false // Open refuses these origins anyway
+		}
+		base = p
+	}
+	return webrtcUDP(base, opts)
 }

@@ -6,8 +6,6 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/runtime"
-	"github.com/fastbrowser/fastbrowser/runtime/chromium"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -17,10 +15,7 @@ func allocators(o runtime.Options) (browser, browserUDP *runtime.Allocator) {
 	if o.CDPURL != "" {
 		return runtime.NewAttachAllocator(o.CDPURL), nil
 	}
-	launch := chromium.Options{Executable: o.Executable, Headed: o.Headed, Log: o.Log}
-	udp := launch
-	udp.WebRTCUDP = true
-	return runtime.NewLaunchAllocator(launch), runtime.NewLaunchAllocator(udp)
+	return runtime.NewLaunchAllocator(runtime.LaunchOptions(o, false)), runtime.NewLaunchAllocator(runtime.LaunchOptions(o, true))
 }
 
 // env is one scenario's runner environment: its own worker, browser context and artifact
@@ -55,7 +50,7 @@ func (s *Suite) open(ctx context.Context, spec SessionSpec, store *artifacts.Sto
 	opts.Secrets = s.opts.Secrets
 	opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: s.rep.RunID, Owner: spec.ID, Redaction: spec.Redaction, OnFailure: true}
 	opts.Allocator = s.browser
-	if s.browserUDP != nil && opts.WebRTC == runtime.WebRTCAllow && anyOrigin(spec.Origins) {
+	if s.browserUDP != nil && runtime.NeedsWebRTCUDP(opts) {
 		opts.Allocator = s.browserUDP
 	}
 	opts.OnRelaunch = func(rl runtime.Relaunch) { s.relaunched(rl, spec.Event) }
@@ -98,11 +93,4 @@ func (s *Suite) keepOpen(ctx context.Context, _ *ScenarioReport) {
 	}
 	s.keptOpen.Store(true)
 	s.opts.KeepOpen(ctx)
-}
-
-// anyOrigin reports whether a scenario's base policy is "*" (scenario validation has already
-// checked the list).
-func anyOrigin(origins []string) bool {
-	p, err := policy.Parse(origins)
-	return err == nil && p.IsAny()
 }
