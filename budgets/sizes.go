@@ -50,3 +50,28 @@ const (
 const (
 	ReportBytes = 64 << 20 // a report.json (`fastbrowser report`, `replay`)
 )
+
+// One sweep of stale Chromium profiles at launch lists at most SweepEntries entries of the
+// temp directory and removes at most SweepRemovals (a huge or hostile temp directory cannot
+// slow a launch much).
+const (
+	SweepEntries  = 4096
+	SweepRemovals = 16
+)
+
+// Bounded lists and texts in what the worker and the runtime report: past a bound the rest
+// is left out (and counted or marked where the format says so), never waited on or grown.
+const (
+	ProxyRefusalsKept    = 256  // refusals the egress proxy keeps until they are reported
+	PageDestinationsKept = 1024 // host:ports the worker refused for pages, kept to tell browser background apart
+	FrameDepth           = 32   // out-of-process frames deep anything walks (Chromium stops nesting long before)
+	SelectOptionsShown   = 30   // option labels one select shows in an outline; more end in "… N more"
+	OutlineNameChars     = 200  // one outline name, text or option label; longer ones end in "…"
+	MaskTargets          = 500  // elements one capture resolves for masking (past it: redaction not proven)
+	MaskItems            = 2000 // everything one capture masks: elements, echoed text runs (likewise)
+	ConsoleEntries       = 100  // console messages a tab keeps for evidence
+	NetworkEntries       = 100  // network requests a tab keeps for evidence
+	ConsoleMessageChars  = 300  // one console message as evidence keeps it
+	PendingRequests      = 2048 // requests in flight a tab tracks for the network summary
+	RunJobs              = 64   // scenarios `run --jobs` runs at a time, at most
+)

@@ -45,3 +45,25 @@ const (
 	// ProxyCloseWait is how long Close waits for in-flight requests before it reports them.
 	ProxyCloseWait = 2 * time.Second
 )
+
+// Housekeeping of the processes and profiles fastbrowser starts (runtime/process,
+// runtime/chromium).
+const (
+	// ProfileSweep bounds the wall time of one sweep of stale Chromium profiles at launch
+	// (with SweepEntries and SweepRemovals: what one sweep leaves, a later one takes), and
+	// SingletonDial one connect to a singleton socket (a live listener answers at once).
+	ProfileSweep  = 250 * time.Millisecond
+	SingletonDial = 50 * time.Millisecond
+	// StaleProfileAge is how old a profile without SingletonLock (or a singleton directory
+	// without SingletonSocket) must be to count as stale: legitimately they exist only while
+	// a launch starts or a clean exit is cleaned up, seconds; absence alone proves nothing,
+	// so the margin is 30 times that.
+	StaleProfileAge = 10 * time.Minute
+	// ProfileRemoveRetry is the pause before the one retry of removing a killed browser's
+	// profile (a helper that was still writing can refill it during the first pass).
+	ProfileRemoveRetry = 100 * time.Millisecond
+	// ProcessPoll and TreePoll are how often a stop checks again whether a process group,
+	// or the processes that left it, are gone (always inside ProcessStopGrace).
+	ProcessPoll = 5 * time.Millisecond
+	TreePoll    = 10 * time.Millisecond
+)

@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/url"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/egressproxy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -14,9 +15,6 @@ import (
 // about every form, through the context's proxy). It is refused like everything else outside
 // the policy, and recorded, but it does not fail the operation it is reported with.
 const KindBrowserBackground = "browser-background"
-
-// maxPageDestinations bounds the destinations remembered for attribution.
-const maxPageDestinations = 1024
 
 // classifyProxy names each proxy refusal: "proxy-connect" or "proxy-http" when the worker
 // reported the page asking for the same host and port (this operation or an earlier one:
@@ -45,7 +43,7 @@ func (r *Runtime) notePageBlocked(blocked []transport.Blocked) {
 		if r.pageDestinations == nil {
 			r.pageDestinations = map[string]bool{}
 		}
-		if len(r.pageDestinations) < maxPageDestinations {
+		if len(r.pageDestinations) < budgets.PageDestinationsKept {
 			r.pageDestinations[d] = true
 		}
 	}

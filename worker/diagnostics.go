@@ -12,16 +12,12 @@ import (
 	"github.com/mafredri/cdp/protocol/network"
 	cdpruntime "github.com/mafredri/cdp/protocol/runtime"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// Bounds of what a tab keeps for evidence: summaries, never bodies or full URLs.
-const (
-	maxConsoleEntries = 100
-	maxNetworkEntries = 100
-	maxConsoleChars   = 300
-	maxPendingURLs    = 2048
-)
+// What a tab keeps for evidence is bounded (budgets.ConsoleEntries, NetworkEntries,
+// ConsoleMessageChars, PendingRequests): summaries, never bodies or full URLs.
 
 // diagnostics keeps a tab's console and network summaries for captureEvidence: identical
 // console messages are counted, and of the network only what went wrong (failed, blocked,
@@ -37,8 +33,8 @@ type requestSeen struct{ method, origin string }
 
 func newDiagnostics() *diagnostics {
 	return &diagnostics{
-		console:  tally[transport.ConsoleEntry]{at: map[string]int{}, limit: maxConsoleEntries},
-		network:  tally[transport.NetworkEntry]{at: map[string]int{}, limit: maxNetworkEntries},
+		console:  tally[transport.ConsoleEntry]{at: map[string]int{}, limit: budgets.ConsoleEntries},
+		network:  tally[transport.NetworkEntry]{at: map[string]int{}, limit: budgets.NetworkEntries},
 		requests: map[network.RequestID]requestSeen{}}
 }
 
@@ -69,7 +65,7 @@ func (t *tally[E]) add(key string, e E, count func(*E) *int) {
 func (t *tally[E]) copied() []E { return append([]E{}, t.entries...) }
 
 func (d *diagnostics) addConsole(level, msg string) {
-	msg = transport.ClipChars(msg, maxConsoleChars)
+	msg = transport.ClipChars(msg, budgets.ConsoleMessageChars)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.console.add(level+"\x00"+msg, transport.ConsoleEntry{Level: level, Message: msg, Count: 1},
@@ -148,7 +144,7 @@ func watchDiagnostics(ctx context.Context, c *cdp.Client, d *diagnostics) error 
 
 func (d *diagnostics) requestSent(ev *network.RequestWillBeSentReply) {
 	d.mu.Lock()
-	if len(d.requests) < maxPendingURLs {
+	if len(d.requests) < budgets.PendingRequests {
 		d.requests[ev.RequestID] = requestSeen{method: ev.Request.Method, origin: originOrScheme(ev.Request.URL)}
 	}
 	d.mu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"github.com/mafredri/cdp/protocol/dom"
 	cdpruntime "github.com/mafredri/cdp/protocol/runtime"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/worker/outline"
 )
@@ -192,7 +193,7 @@ func (w *Worker) clickPoint(ctx context.Context, t *tab, el *element) (float64, 
 func (w *Worker) framesOnTop(ctx context.Context, t *tab, session string, x, y float64) (bool, error) {
 	for depth := 0; session != ""; depth++ {
 		f, err := t.frame(session)
-		if err != nil || depth > maxFrameDepth {
+		if err != nil || depth > budgets.FrameDepth {
 			return false, errFrameGone
 		}
 		owner, err := t.owner(ctx, f)

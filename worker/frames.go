@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"errors"
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"sort"
 	"sync"
 
@@ -136,7 +137,7 @@ type point struct{ x, y float64 }
 func (t *tab) offset(ctx context.Context, session string) (point, error) {
 	var off point
 	for depth := 0; session != ""; depth++ {
-		if depth > maxFrameDepth {
+		if depth > budgets.FrameDepth {
 			return point{}, errFrameGone
 		}
 		f, err := t.frame(session)
@@ -153,10 +154,6 @@ func (t *tab) offset(ctx context.Context, session string) (point, error) {
 	}
 	return off, nil
 }
-
-// maxFrameDepth bounds how many out-of-process frames deep anything walks; Chromium itself
-// stops nesting frames long before.
-const maxFrameDepth = 32
 
 // ownerOrigin is the content-box corner of the frame's <iframe>, in its parent session's
 // viewport.

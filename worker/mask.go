@@ -25,13 +25,9 @@ var maskDrawFn string
 
 const unmaskFn = `function () { for (const e of document.querySelectorAll('[data-fastbrowser-mask]')) e.remove(); }`
 
-// maxMaskTargets bounds the elements one capture resolves for masking, and maxMaskItems
-// everything it masks (elements, echoed text runs); past either the redaction is not proven
-// (nothing is guessed).
-const (
-	maxMaskTargets = 500
-	maxMaskItems   = 2000
-)
+// budgets.MaskTargets bounds the elements one capture resolves for masking, and
+// budgets.MaskItems everything it masks (elements, echoed text runs); past either the
+// redaction is not proven (nothing is guessed).
 
 // rect is [x, y, width, height] in CSS pixels.
 type rect [4]float64
@@ -75,7 +71,7 @@ func (w *Worker) screenshot(ctx context.Context, t *tab, rules []transport.Redac
 			targets[el.Key()] = true
 		}
 	}
-	if len(targets) > maxMaskTargets {
+	if len(targets) > budgets.MaskTargets {
 		proof.Matched, proof.Unmasked = len(targets), len(targets)
 		return proof, nil, nil
 	}
@@ -87,7 +83,7 @@ func (w *Worker) screenshot(ctx context.Context, t *tab, rules []transport.Redac
 		return proof, nil, ctx.Err()
 	}
 	proof.FramesUninspected = m.uninspected
-	if len(m.items) > maxMaskItems {
+	if len(m.items) > budgets.MaskItems {
 		proof.Matched, proof.Unmasked = len(m.items), len(m.items)
 		return proof, nil, nil
 	}

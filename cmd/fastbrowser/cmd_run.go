@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 )
 
@@ -31,8 +32,8 @@ func runCommand(st *state) *cli.Command {
 			if err := checkBrowserFlags(c); err != nil {
 				return err
 			}
-			if n := c.Int("jobs"); n < 1 || n > 64 {
-				return usageError("--jobs %d: expected 1 to 64", n)
+			if n := c.Int("jobs"); n < 1 || n > budgets.RunJobs {
+				return usageError("--jobs %d: expected 1 to %d", n, budgets.RunJobs)
 			}
 			sh, err := scenario.ParseShard(c.String("shard"))
 			if err != nil {

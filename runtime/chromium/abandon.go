@@ -4,6 +4,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
 // live is every profile directory of a browser this process launched and has not yet torn
@@ -39,7 +41,7 @@ func RemoveProfilesAfterKill() {
 	for _, d := range dirs {
 		removeSingletonDir(d)
 		if os.RemoveAll(d) != nil {
-			time.Sleep(100 * time.Millisecond)
+			time.Sleep(budgets.ProfileRemoveRetry)
 			_ = os.RemoveAll(d)
 		}
 	}

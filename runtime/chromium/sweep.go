@@ -19,24 +19,6 @@ import (
 // What a crash or SIGKILL leaves under the temp directory, a profile (fastbrowser-profile-*)
 // and Chromium's singleton directory (org.chromium.Chromium.*), is swept at the next Launch.
 // Only what is proven unused goes; anything in doubt stays.
-const (
-	// sweepEntries and sweepRemovals bound one sweep's directory listing and removals, and
-	// sweepTime its wall time, so a huge or hostile temp directory cannot slow a launch much:
-	// what one sweep leaves, a later one takes.
-	sweepEntries  = 4096
-	sweepRemovals = 16
-	sweepTime     = 250 * time.Millisecond
-	// sweepDial bounds one connect to a singleton socket; a live listener answers at once.
-	sweepDial = 50 * time.Millisecond
-
-	// absentMargin is how old a profile without SingletonLock (or a singleton directory
-	// without SingletonSocket) must be to count as stale. Legitimately they exist only while
-	// a launch is starting (at most budgets.BrowserStartup().Ceiling) or a clean exit is being
-	// cleaned up (at most the stop grace): ten minutes is 30 times that, and absence alone
-	// proves nothing, so the margin is generous.
-	absentMargin = 10 * time.Minute
-)
-
 // refusedMargin is how old a singleton directory whose socket refuses connections must be:
 // Chromium binds the socket a moment before it listens, and no launch lasts longer than this.
 var refusedMargin = budgets.BrowserStartup().Ceiling
@@ -53,11 +35,11 @@ func sweepStale(dir string) []string {
 	defer d.Close()
 	host, _ := os.Hostname()
 	var removed []string
-	for seen := 0; seen < sweepEntries; {
+	for seen := 0; seen < budgets.SweepEntries; {
 		ents, err := d.ReadDir(256)
 		for _, e := range ents {
 			seen++
-			if len(removed) >= sweepRemovals || time.Since(began) > sweepTime {
+			if len(removed) >= budgets.SweepRemovals || time.Since(began) > budgets.ProfileSweep {
 				return removed
 			}
 			path := filepath.Join(dir, e.Name())
@@ -103,11 +85,11 @@ func isLive(profile string) bool {
 // profileStale applies Chromium's own rule for a stale SingletonLock (a symlink to
 // "hostname-pid"): on this host and no process with that pid is a Chromium using this
 // profile. A lock naming another host is never proven stale; with no lock at all, only age
-// speaks (absentMargin).
+// speaks (budgets.StaleProfileAge).
 func profileStale(profile string, fi fs.FileInfo, host string, now time.Time) bool {
 	target, err := os.Readlink(filepath.Join(profile, "SingletonLock"))
 	if errors.Is(err, fs.ErrNotExist) {
-		return now.Sub(fi.ModTime()) > absentMargin
+		return now.Sub(fi.ModTime()) > budgets.StaleProfileAge
 	}
 	if err != nil { // not a symlink, unreadable: not Chromium's lock as we know it
 		return false
@@ -132,13 +114,13 @@ func singletonStale(dir string, fi fs.FileInfo, now time.Time) bool {
 	sfi, err := os.Lstat(sock)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return age > absentMargin
+		return age > budgets.StaleProfileAge
 	case err != nil || sfi.Mode().Type() != fs.ModeSocket:
 		return false
 	case age <= refusedMargin:
 		return false
 	}
-	c, err := net.DialTimeout("unix", sock, sweepDial)
+	c, err := net.DialTimeout("unix", sock, budgets.SingletonDial)
 	if err == nil {
 		_ = c.Close()
 		return false

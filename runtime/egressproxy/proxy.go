@@ -33,7 +33,6 @@ type Allow func(origin string) bool
 type Blocked struct{ Kind, Origin string }
 
 const (
-	maxBlocked    = 256
 	forbiddenBody = "fastbrowser: origin not allowed\n"
 )
 
@@ -362,7 +361,7 @@ func (p *Proxy) untrack(c net.Conn) {
 
 func (p *Proxy) refuse(w http.ResponseWriter, b Blocked) {
 	p.mu.Lock()
-	if !p.blockedSeen[b] && len(p.blocked) < maxBlocked {
+	if !p.blockedSeen[b] && len(p.blocked) < budgets.ProxyRefusalsKept {
 		p.blockedSeen[b] = true
 		p.blocked = append(p.blocked, b)
 	}

@@ -62,7 +62,7 @@ func (p *Process) Kill() error {
 			select {
 			case <-t.C:
 				return fmt.Errorf("process: group %d still running %s after SIGKILL", p.pgid, killReapWait)
-			case <-time.After(5 * time.Millisecond):
+			case <-time.After(budgets.ProcessPoll):
 			}
 		}
 		if treeErr != nil {

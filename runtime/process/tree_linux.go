@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
 // A child started with Spec.TrackTree carries markerPrefix+<random hex>=1 in its
@@ -115,7 +117,7 @@ func killTree(marker string, deadline time.Time) error {
 		if time.Now().After(deadline) {
 			return errors.New("process: descendants that left the group still running after SIGKILL")
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(budgets.ProcessPoll)
 	}
 	return nil
 }
@@ -123,6 +125,6 @@ func killTree(marker string, deadline time.Time) error {
 // awaitTreeGone waits, until deadline, for every marked process to exit.
 func awaitTreeGone(marker string, deadline time.Time) {
 	for len(markedPids(marker)) > 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(budgets.TreePoll)
 	}
 }

@@ -5,10 +5,9 @@ import (
 	"strings"
 
 	"github.com/mafredri/cdp/protocol/accessibility"
-)
 
-// maxOptions bounds the option labels one select shows; a longer list ends in "… N more".
-const maxOptions = 30
+	"github.com/fastbrowser/fastbrowser/budgets"
+)
 
 // selectLike outlines a combobox or listbox: a <select> becomes one node carrying its
 // options and chosen label; an editable or ARIA combobox is a field; an ARIA listbox is a
@@ -25,9 +24,9 @@ func (c *converter) selectLike(x *frameIndex, n *axNode, r string) []*node {
 			}
 			out.options = append(out.options, label)
 		})
-		if len(out.options) > maxOptions {
-			rest := len(out.options) - maxOptions
-			out.options = append(out.options[:maxOptions:maxOptions], "… "+strconv.Itoa(rest)+" more")
+		if len(out.options) > budgets.SelectOptionsShown {
+			rest := len(out.options) - budgets.SelectOptionsShown
+			out.options = append(out.options[:budgets.SelectOptionsShown:budgets.SelectOptionsShown], "… "+strconv.Itoa(rest)+" more")
 		}
 		out.selected = strings.Join(chosen, ", ")
 		return []*node{out}

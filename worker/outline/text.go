@@ -4,11 +4,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
-
-// maxNameChars bounds one name, text or option label; longer ones end in "…".
-const maxNameChars = 200
 
 // fold collapses every run of white space to one space and trims the ends.
 func fold(s string) string {
@@ -30,12 +28,12 @@ func fold(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// cut bounds s to maxNameChars characters, "…" included, never splitting a character.
+// cut bounds s to budgets.OutlineNameChars characters, "…" included, never splitting a character.
 func cut(s string) string {
-	if len(s) <= maxNameChars || utf8.RuneCountInString(s) <= maxNameChars {
+	if len(s) <= budgets.OutlineNameChars || utf8.RuneCountInString(s) <= budgets.OutlineNameChars {
 		return s
 	}
-	return transport.ClipChars(s, maxNameChars-1)
+	return transport.ClipChars(s, budgets.OutlineNameChars-1)
 }
 
 func chars(s string) int { return utf8.RuneCountInString(s) }
