@@ -231,12 +231,11 @@ func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transp
 			return nil, err
 		}
 	case *transport.CaptureEvidence:
-		if r.evidence == nil {
-			return nil, transport.Invalid(name, "request", "this session has no artifact store: evidence has nowhere to go")
+		if req.Redaction, err = r.withSessionRedaction(name, req.Redaction); err != nil {
+			return nil, err
 		}
-		// The session's redaction rules always apply; a call can only add to them.
-		req.Redaction = append(append([]transport.RedactionRule{}, r.evidence.Redaction...), req.Redaction...)
-		if err := transport.ValidateRedaction(name, "request.redaction", req.Redaction); err != nil {
+	case *transport.Screenshot:
+		if req.Redaction, err = r.withSessionRedaction(name, req.Redaction); err != nil {
 			return nil, err
 		}
 	}
@@ -257,8 +256,13 @@ func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transp
 		// Scrubbed first: the evidence beside the error is metadata the runtime wrote.
 		return nil, r.withFailureEvidence(op, r.scrubError(name, err))
 	}
-	if ev, ok := res.(*transport.CaptureEvidenceResult); ok {
-		res = r.commitEvidence(op.(*transport.CaptureEvidence).RunID, ev)
+	switch got := res.(type) {
+	case *transport.CaptureEvidenceResult:
+		res = r.commitEvidence(op.(*transport.CaptureEvidence).RunID, got)
+	case *transport.ScreenshotResult:
+		if res, err = r.commitScreenshot(got); err != nil {
+			return nil, err
+		}
 	}
 	r.toHandles(res)
 	return r.scrubResult(op, res)

@@ -125,14 +125,28 @@ type ArtifactMeta struct {
 	ModelForwarded bool   `json:"modelForwarded"` // always false: never sent to a model
 }
 
-// evidenceDeadline: the capture's own budget (its budgetMs, else the screenshot default) plus
-// the margin. Validate refused a budget the screenshot budget would not resolve.
-func evidenceDeadline(op Operation, _ time.Duration) time.Duration {
+// captureDeadline: a capture's own budget (captureEvidence's or screenshot's budgetMs
+// resolved against the screenshot budget) plus the margin. Validate refused a budgetMs the
+// budget would not resolve.
+func captureDeadline(op Operation, _ time.Duration) time.Duration {
+	ms := 0
+	switch r := op.(type) {
+	case *CaptureEvidence:
+		ms = r.BudgetMs
+	case *Screenshot:
+		ms = r.BudgetMs
+	}
 	d := budgets.Screenshot().Ceiling
-	if ce, ok := op.(*CaptureEvidence); ok {
-		if r, err := budgets.Screenshot().ResolveMs(int64(ce.BudgetMs)); err == nil {
-			d = r
-		}
+	if r, err := budgets.Screenshot().ResolveMs(int64(ms)); err == nil {
+		d = r
 	}
 	return d + budgets.ClientMargin
+}
+
+// checkCaptureBudget refuses a capture's budgetMs over the screenshot budget's ceiling.
+func checkCaptureBudget(op string, ms int) error {
+	if _, err := budgets.Screenshot().ResolveMs(int64(ms)); err != nil {
+		return NewError(op, PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "budgetMs must be between 0 and %d", budgets.Screenshot().Ceiling.Milliseconds()).WithPath("request.budgetMs")
+	}
+	return nil
 }

@@ -56,6 +56,7 @@ const (
 	OpCaptureEvidence    = "captureEvidence"
 	OpNarrowOriginPolicy = "narrowOriginPolicy"
 	OpClose              = "close"
+	OpScreenshot         = "screenshot"
 )
 
 // OpSpec is one row of the operation table.
@@ -114,7 +115,8 @@ var table = []OpSpec{
 	{Name: OpSelectTab, New: newOp[SelectTab], InFiles: true, TabResult: "selectedTab"},
 	{Name: OpWaitPopup, New: newOp[WaitPopup], Deadline: withinDefaultRequest, InFiles: true, TabResult: "popup"},
 	{Name: OpCloseTab, New: newOp[CloseTab], Mutates: true, InFiles: true},
-	{Name: OpCaptureEvidence, New: newOp[CaptureEvidence], Deadline: evidenceDeadline, NoFailureEvidence: true, Witness: true},
+	{Name: OpScreenshot, New: newOp[Screenshot], Deadline: captureDeadline, InFiles: true, NoFailureEvidence: true},
+	{Name: OpCaptureEvidence, New: newOp[CaptureEvidence], Deadline: captureDeadline, NoFailureEvidence: true, Witness: true},
 	{Name: OpNarrowOriginPolicy, New: newOp[NarrowOriginPolicy], InFiles: true, NoFailureEvidence: true},
 	{Name: OpClose, New: newOp[Close], Mutates: true, NoFailureEvidence: true, EndsSession: true},
 }

@@ -223,8 +223,8 @@ func (r CaptureEvidence) Validate() error {
 	if !ValidID(r.Operation) {
 		return Invalid(OpCaptureEvidence, "request.operation", "expected 1–64 characters of A-Z a-z 0-9 . _ - (not . or ..)")
 	}
-	if _, err := budgets.Screenshot().ResolveMs(int64(r.BudgetMs)); err != nil {
-		return NewError(OpCaptureEvidence, PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "budgetMs must be between 0 and %d", budgets.Screenshot().Ceiling.Milliseconds()).WithPath("request.budgetMs")
+	if err := checkCaptureBudget(OpCaptureEvidence, r.BudgetMs); err != nil {
+		return err
 	}
 	return ValidateRedaction(OpCaptureEvidence, "request.redaction", r.Redaction)
 }

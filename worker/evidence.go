@@ -45,18 +45,13 @@ func (w *Worker) captureEvidence(ctx context.Context, t *tab, r *transport.Captu
 
 	proof, shot, err := w.screenshot(ctx, t, r.Redaction)
 	res.Redaction = proof
-	switch {
+	switch why := notProven(proof); {
 	case err != nil:
 		failed(transport.PartScreenshot, err)
-	case !proof.Proven && proof.FramesUninspected > 0:
-		miss(transport.PartScreenshot, transport.CodeRedactionNotProven, "screenshot not kept: %d frames on the page could not be inspected for redaction", proof.FramesUninspected)
-	case !proof.Proven && proof.Unmasked == 0:
-		miss(transport.PartScreenshot, transport.CodeRedactionNotProven, "screenshot not kept: a redaction rule or a frame could not be applied")
-	case !proof.Proven:
-		miss(transport.PartScreenshot, transport.CodeRedactionNotProven, "screenshot not kept: %d of %d redacted elements would show", proof.Unmasked, proof.Matched)
+	case why != "":
+		miss(transport.PartScreenshot, transport.CodeRedactionNotProven, "%s", why)
 	default:
-		res.Payloads = append(res.Payloads, transport.ArtifactPayload{Kind: transport.PartScreenshot, ContentType: "image/png", Encoding: "base64",
-			DataBase64: base64.StdEncoding.EncodeToString(shot), ByteLength: len(shot)})
+		res.Payloads = append(res.Payloads, pngPayload(shot))
 	}
 
 	if obs, err := w.observe(ctx, t, &transport.Observe{Tab: r.Tab}, pol); err != nil {
@@ -65,6 +60,24 @@ func (w *Worker) captureEvidence(ctx context.Context, t *tab, r *transport.Captu
 		res.Payloads = append(res.Payloads, jsonPayload(transport.PartOutline, obs))
 	}
 	return res, nil
+}
+
+// notProven says why a screenshot with this proof is not kept ("" when it is).
+func notProven(proof *transport.RedactionProof) string {
+	switch {
+	case proof.Proven:
+		return ""
+	case proof.FramesUninspected > 0:
+		return fmt.Sprintf("screenshot not kept: %d frames on the page could not be inspected for redaction", proof.FramesUninspected)
+	case proof.Unmasked == 0:
+		return "screenshot not kept: a redaction rule or a frame could not be applied"
+	}
+	return fmt.Sprintf("screenshot not kept: %d of %d redacted elements would show", proof.Unmasked, proof.Matched)
+}
+
+func pngPayload(shot []byte) transport.ArtifactPayload {
+	return transport.ArtifactPayload{Kind: transport.PartScreenshot, ContentType: "image/png", Encoding: "base64",
+		DataBase64: base64.StdEncoding.EncodeToString(shot), ByteLength: len(shot)}
 }
 
 func jsonPayload(kind string, v any) transport.ArtifactPayload {

@@ -173,3 +173,44 @@ func TestRedactionNotProvenInRun(t *testing.T) {
 		t.Fatalf("png files on disk: %v", shots)
 	}
 }
+
+// TestRunScreenshotOperation: a scenario file's screenshot op keeps a redacted PNG in the
+// run's artifacts and reports its metadata as the operation's result; on a page whose masking
+// cannot be proven it fails the scenario with redaction_not_proven and keeps nothing more.
+func TestRunScreenshotOperation(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	dir := t.TempDir()
+	f := writeScenario(t, dir, "shots.json", fmt.Sprintf(`{
+  "version": 1, "id": "shots",
+  "fixture": {"baseUrl": %q, "server": {"mode": "external", "readiness": {"url": %q}}},
+  "redaction": {"rules": [{"label": "Account number"}]},
+  "operations": [
+    {"op": "navigate", "request": {"url": "/form"}},
+    {"id": "form", "op": "screenshot"},
+    {"op": "navigate", "request": {"url": "/unmaskable"}},
+    {"id": "modal", "op": "screenshot", "request": {"tab": {"source": "initial", "target": "selected"}}}
+  ]}`, site.URL, site.URL+"/health"))
+	out := filepath.Join(dir, "out")
+	res := runCLI(t, nil, "run", "--out", out, f)
+	if res.code != 1 {
+		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	ops := readReport(t, filepath.Join(out, "report.json")).Scenarios[0].Operations
+	var shot struct {
+		Artifact struct{ Kind, Path string }
+	}
+	if ops[1].Status != "passed" || json.Unmarshal(ops[1].Result, &shot) != nil || shot.Artifact.Kind != "screenshot" {
+		t.Fatalf("screenshot op: %s %s", ops[1].Status, ops[1].Result)
+	}
+	if _, err := os.Stat(filepath.Join(out, "artifacts", shot.Artifact.Path)); err != nil {
+		t.Fatalf("the screenshot is not in the run's artifacts: %v", err)
+	}
+	if ops[3].Error == nil || ops[3].Error.Code != "redaction_not_proven" {
+		t.Fatalf("unmaskable screenshot: %s %+v", ops[3].Status, ops[3].Error)
+	}
+	shots, _ := filepath.Glob(filepath.Join(out, "artifacts", "*", "*", "*.png"))
+	if len(shots) != 1 {
+		t.Fatalf("png files on disk: %v, want the one of /form", shots)
+	}
+}
