@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
@@ -19,11 +20,10 @@ var _ = handlesTab((*Worker).captureEvidence)
 // that cannot be had within the deadline is reported unavailable, never faked. It never
 // writes a file: parts go back as payloads.
 func (w *Worker) captureEvidence(ctx context.Context, t *tab, r *transport.CaptureEvidence, pol policy.Policy) (transport.Result, error) {
-	budget, err := budgets.Screenshot().ResolveMs(int64(r.BudgetMs)) // at least the 2 s floor
+	ctx, cancel, budget, err := captureBudget(ctx, transport.OpCaptureEvidence, r.BudgetMs)
 	if err != nil {
-		return nil, transport.NewError(transport.OpCaptureEvidence, transport.PhaseValidate, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted, "%s", err.Error()).WithPath("request.budgetMs")
+		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	res := &transport.CaptureEvidenceResult{Tab: string(t.id)}
 	miss := func(part string, code transport.Code, format string, args ...any) {
@@ -60,6 +60,17 @@ func (w *Worker) captureEvidence(ctx context.Context, t *tab, r *transport.Captu
 		res.Payloads = append(res.Payloads, jsonPayload(transport.PartOutline, obs))
 	}
 	return res, nil
+}
+
+// captureBudget bounds a capture by its budgetMs, resolved against the screenshot budget
+// (at least its 2 s floor).
+func captureBudget(ctx context.Context, op string, budgetMs int) (context.Context, context.CancelFunc, time.Duration, error) {
+	budget, err := budgets.Screenshot().ResolveMs(int64(budgetMs))
+	if err != nil {
+		return nil, nil, 0, transport.NewError(op, transport.PhaseValidate, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted, "%s", err.Error()).WithPath("request.budgetMs")
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	return ctx, cancel, budget, nil
 }
 
 // notProven says why a screenshot with this proof is not kept ("" when it is).

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -15,11 +14,10 @@ var _ = handlesTab((*Worker).takeScreenshot)
 // screenshot part, but a redaction that cannot be proven fails the operation. The PNG goes
 // back as a payload; the runtime commits it.
 func (w *Worker) takeScreenshot(ctx context.Context, t *tab, r *transport.Screenshot, _ policy.Policy) (transport.Result, error) {
-	budget, err := budgets.Screenshot().ResolveMs(int64(r.BudgetMs)) // at least the 2 s floor
+	ctx, cancel, budget, err := captureBudget(ctx, transport.OpScreenshot, r.BudgetMs)
 	if err != nil {
-		return nil, transport.NewError(transport.OpScreenshot, transport.PhaseValidate, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted, "%s", err.Error()).WithPath("request.budgetMs")
+		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	proof, shot, err := w.screenshot(ctx, t, r.Redaction)
 	if err != nil {
