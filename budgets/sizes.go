@@ -75,3 +75,10 @@ const (
 	PendingRequests      = 2048 // requests in flight a tab tracks for the network summary
 	RunJobs              = 64   // scenarios `run --jobs` runs at a time, at most
 )
+
+// A session's viewport (a scenario's "viewport"): each side between ViewportMin and
+// ViewportMax CSS pixels.
+const (
+	ViewportMin = 100
+	ViewportMax = 8192
+)

@@ -50,6 +50,8 @@ type Options struct {
 	ServiceWorkers string
 	// WebRTC "allow" lets pages use WebRTC; the default blocks it (see webrtc.go).
 	WebRTC string
+	// Viewport lays every page of the session out at this size (zero: the browser's own).
+	Viewport transport.Viewport
 	// LookupEnv reads {"env":…} text for act (nil: os.LookupEnv).
 	LookupEnv func(string) (string, bool)
 	// Evidence is where captured evidence goes; nil refuses captureEvidence and captures
@@ -127,6 +129,11 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	if opts.WebRTC != "" && opts.WebRTC != WebRTCBlock && opts.WebRTC != WebRTCAllow {
 		return nil, transport.Invalid("", "webrtc", "expected %q or %q, got %q", WebRTCBlock, WebRTCAllow, opts.WebRTC)
 	}
+	if !opts.Viewport.IsZero() {
+		if err := opts.Viewport.Check(); err != nil {
+			return nil, transport.Invalid("", "viewport", "%s", err.Error())
+		}
+	}
 	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}, lookupEnv: opts.LookupEnv,
 		evidence: opts.Evidence, secrets: opts.Secrets, crash: crashNotice{notify: opts.OnBrowserCrash}}
 	if r.secrets == nil {
@@ -167,6 +174,9 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	}
 	if opts.WebRTC != "" {
 		args = append(args, "--webrtc", opts.WebRTC)
+	}
+	if !opts.Viewport.IsZero() {
+		args = append(args, "--viewport", opts.Viewport.String())
 	}
 	c, err := startWorker(ctx, opts.WorkerPath, args, opts.Log)
 	if err != nil {

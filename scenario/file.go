@@ -11,16 +11,19 @@ const FileVersion = 1
 
 // File is one scenario file v1 (docs/scenarios.md documents every field).
 type File struct {
-	Version        int         `json:"version" required:"true"`
-	ID             string      `json:"id" required:"true"`
-	Description    string      `json:"description,omitempty"`
-	Fixture        *Fixture    `json:"fixture,omitempty"`
-	Hooks          *Hooks      `json:"hooks,omitempty"`
-	Budgets        *Budgets    `json:"budgets,omitempty"`
-	AllowedOrigins []string    `json:"allowedOrigins,omitempty"`
-	Egress         *Egress     `json:"egress,omitempty"`
-	Redaction      *Redaction  `json:"redaction,omitempty"`
-	Operations     []Operation `json:"operations" required:"true"`
+	Version        int        `json:"version" required:"true"`
+	ID             string     `json:"id" required:"true"`
+	Description    string     `json:"description,omitempty"`
+	Fixture        *Fixture   `json:"fixture,omitempty"`
+	Hooks          *Hooks     `json:"hooks,omitempty"`
+	Budgets        *Budgets   `json:"budgets,omitempty"`
+	AllowedOrigins []string   `json:"allowedOrigins,omitempty"`
+	Egress         *Egress    `json:"egress,omitempty"`
+	Redaction      *Redaction `json:"redaction,omitempty"`
+	// Viewport lays every page of the scenario out at this size in CSS pixels (absent: the
+	// browser's own, 800x600 headless).
+	Viewport   *transport.Viewport `json:"viewport,omitempty"`
+	Operations []Operation         `json:"operations" required:"true"`
 }
 
 // Fixture is the site a scenario runs against.

@@ -129,6 +129,11 @@ func parse(data []byte, o Overrides) (*Loaded, error) {
 	if e := f.Egress; e != nil && e.WebRTC != "" && e.WebRTC != "block" && e.WebRTC != "allow" {
 		return nil, fail("egress.webrtc", `expected "block" or "allow"`)
 	}
+	if v := f.Viewport; v != nil {
+		if err := v.Check(); err != nil {
+			return nil, fail("viewport", err.Error())
+		}
+	}
 	if r := f.Redaction; r != nil {
 		if len(r.Rules) == 0 {
 			return nil, fail("redaction.rules", "expected at least one rule {role?, name?, label?}")

@@ -368,11 +368,12 @@ func refIndex(o OpRef, ops []Operation) int {
 
 // SessionSpec is what a scenario asks of its browser session.
 type SessionSpec struct {
-	ID             string   // the scenario id: the owner of its evidence
-	Origins        []string // the base origin policy
-	Subresources   string   // transport.SubresourcesFail or SubresourcesReport
-	ServiceWorkers string   // "block" or "allow"
-	WebRTC         string   // "block" or "allow"
+	ID             string             // the scenario id: the owner of its evidence
+	Origins        []string           // the base origin policy
+	Subresources   string             // transport.SubresourcesFail or SubresourcesReport
+	ServiceWorkers string             // "block" or "allow"
+	WebRTC         string             // "block" or "allow"
+	Viewport       transport.Viewport // zero: the browser's own
 	Redaction      []transport.RedactionRule
 	// Event records a lifecycle event of the scenario (Env.Open reports a browser relaunch
 	// with it: kind "runtime", name "relaunch"); set by Run.
@@ -383,6 +384,9 @@ func (l *Loaded) sessionSpec() SessionSpec {
 	spec := SessionSpec{ID: l.ID, Origins: l.Origins, Subresources: transport.SubresourcesFail, ServiceWorkers: "block", WebRTC: "block"}
 	if l.Redaction != nil {
 		spec.Redaction = l.Redaction.Rules
+	}
+	if l.Viewport != nil {
+		spec.Viewport = *l.Viewport
 	}
 	if e := l.Egress; e != nil {
 		if e.Subresources != "" {

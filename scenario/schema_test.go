@@ -218,6 +218,13 @@ func TestSchemaAndGoRejectInvalid(t *testing.T) {
 		{"unknown field in an operation", doc(`{"op":"read","wait":"bounded"}`)},
 		{"unknown op", doc(`{"op":"evaluate"}`)},
 		{"captureEvidence in a file", doc(`{"op":"captureEvidence","request":{"runId":"r","operation":"o"}}`)},
+		{"screenshot budget over the ceiling", doc(`{"op":"screenshot","request":{"budgetMs":60001}}`)},
+		{"screenshot with an unknown field", doc(`{"op":"screenshot","request":{"fullPage":true}}`)},
+		{"screenshot with an empty redaction rule", doc(`{"op":"screenshot","request":{"redaction":[{}]}}`)},
+		{"viewport too narrow", top(`"viewport":{"width":99,"height":600}`)},
+		{"viewport too tall", top(`"viewport":{"width":800,"height":8193}`)},
+		{"viewport without a height", top(`"viewport":{"width":800}`)},
+		{"viewport with an unknown field", top(`"viewport":{"width":800,"height":600,"scale":2}`)},
 		{"missing version", `{"id":"s","operations":[{"op":"read"}]}`},
 		{"version 2", `{"version":2,"id":"s","operations":[{"op":"read"}]}`},
 		{"version as a string", `{"version":"1","id":"s","operations":[{"op":"read"}]}`},
@@ -446,6 +453,9 @@ func TestSchemaAndGoAcceptUnusualValid(t *testing.T) {
 		{"1000 operations", `{"version":1,"id":"s","operations":[` + manyOps(1000) + `]}`},
 		{"32 redaction rules", top(`"redaction":{"rules":[` + manyRules(32) + `]}`)},
 		{"32 upload files", doc(`{"op":"act","request":{"action":"upload","target":{"ref":"e1"},"files":[` + manyFiles(32) + `]}}`)},
+		{"screenshots", doc(`{"op":"screenshot"},{"op":"screenshot","request":{"tab":null,"redaction":[{"label":"Card"}],"budgetMs":0}},{"op":"screenshot","request":{"budgetMs":60000}}`)},
+		{"viewports at the bounds and null", top(`"viewport":{"width":100,"height":8192}`)},
+		{"viewport null", top(`"viewport":null`)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

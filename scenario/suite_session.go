@@ -47,6 +47,7 @@ func (s *Suite) open(ctx context.Context, spec SessionSpec, store *artifacts.Sto
 	opts := s.opts.Session
 	opts.AllowedOrigins = spec.Origins
 	opts.Subresources, opts.ServiceWorkers, opts.WebRTC = spec.Subresources, spec.ServiceWorkers, spec.WebRTC
+	opts.Viewport = spec.Viewport
 	opts.Secrets = s.opts.Secrets
 	opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: s.rep.RunID, Owner: spec.ID, Redaction: spec.Redaction, OnFailure: true}
 	opts.Allocator = s.browser

@@ -22,12 +22,13 @@ import (
 
 // Options configures one worker.
 type Options struct {
-	CDPURL         string   // DevTools HTTP endpoint or browser websocket URL
-	AllowedOrigins []string // base origin policy; empty means "*"
-	Subresources   string   // transport.SubresourcesFail (default) or SubresourcesReport
-	ServiceWorkers string   // "block" (default) or "allow"; "allow" also allows shared workers
-	WebRTC         string   // "block" (default) or "allow"
-	ProxyServer    string   // http://127.0.0.1:PORT: route the context through this proxy
+	CDPURL         string             // DevTools HTTP endpoint or browser websocket URL
+	AllowedOrigins []string           // base origin policy; empty means "*"
+	Subresources   string             // transport.SubresourcesFail (default) or SubresourcesReport
+	ServiceWorkers string             // "block" (default) or "allow"; "allow" also allows shared workers
+	WebRTC         string             // "block" (default) or "allow"
+	ProxyServer    string             // http://127.0.0.1:PORT: route the context through this proxy
+	Viewport       transport.Viewport // every page's layout size; zero: the browser's own
 	In             io.Reader
 	Out            io.Writer
 	Log            *log.Logger // stderr; never page content or secrets
@@ -49,6 +50,8 @@ type Worker struct {
 	// allowServiceWorkers lets pages register service workers (off by default: their
 	// fetches escape interception).
 	allowServiceWorkers bool
+	// viewport is every page's layout size (zero: the browser's own; viewport.go).
+	viewport transport.Viewport
 	// allowWebRTC leaves RTCPeerConnection to pages (off by default: ICE traffic escapes
 	// interception; see webrtc.go).
 	allowWebRTC bool
@@ -94,6 +97,7 @@ func Run(ctx context.Context, opts Options) error {
 	w.allowServiceWorkers = opts.ServiceWorkers == "allow"
 	w.allowWebRTC = opts.WebRTC == "allow"
 	w.proxyServer = opts.ProxyServer
+	w.viewport = opts.Viewport
 	setup, cancel := context.WithTimeout(ctx, budgets.WorkerReady().Default)
 	err := w.connect(setup, opts.CDPURL)
 	cancel()
@@ -205,6 +209,9 @@ func (w *Worker) attachThen(ctx context.Context, id target.ID, ready func()) (*t
 		return fail(err)
 	}
 	if err := c.Page.Enable(ctx); err != nil {
+		return fail(err)
+	}
+	if err := w.applyViewport(ctx, c); err != nil {
 		return fail(err)
 	}
 	if err := w.guardDocuments(ctx, c); err != nil {

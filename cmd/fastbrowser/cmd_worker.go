@@ -20,6 +20,7 @@ func workerCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "proxy-server", Usage: "route the worker's browser context through this HTTP proxy (http://127.0.0.1:PORT), loopback included"},
 			&cli.StringFlag{Name: "service-workers", Value: "block", Usage: "\"block\" refuses service worker registration and shared workers (their fetches escape interception); \"allow\" permits them"},
 			&cli.StringFlag{Name: "webrtc", Value: "block", Usage: "\"block\" makes RTCPeerConnection throw in every document (ICE traffic escapes interception); \"allow\" leaves it to pages"},
+			&cli.StringFlag{Name: "viewport", Usage: "lay every page out at `WIDTHxHEIGHT` CSS pixels (default: the browser's own size)"},
 			&cli.StringFlag{Name: "egress-subresources", Value: "fail", Usage: "a refused subresource: \"fail\" ends the operation with egress_denied, \"report\" only reports it"},
 		},
 		Action: func(c *cli.Context) error {
@@ -35,7 +36,15 @@ func workerCommand(st *state) *cli.Command {
 			if rtc != "block" && rtc != "allow" {
 				return usageError("--webrtc must be \"block\" or \"allow\"")
 			}
+			var vp transport.Viewport
+			if s := c.String("viewport"); s != "" {
+				var err error
+				if vp, err = transport.ParseViewport(s); err != nil {
+					return usageError("--viewport %s: %v", s, err)
+				}
+			}
 			err := worker.Run(c.Context, worker.Options{
+				Viewport:       vp,
 				CDPURL:         c.String("cdp-url"),
 				AllowedOrigins: c.StringSlice("allowed-origin"),
 				Subresources:   sub,
