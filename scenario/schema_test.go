@@ -222,6 +222,12 @@ func TestSchemaAndGoRejectInvalid(t *testing.T) {
 		{"screenshot with an unknown field", doc(`{"op":"screenshot","request":{"fullPage":true}}`)},
 		{"screenshot with an empty redaction rule", doc(`{"op":"screenshot","request":{"redaction":[{}]}}`)},
 		{"viewport too narrow", top(`"viewport":{"width":99,"height":600}`)},
+		{"status assertion of a non-status", doc(`{"op":"assert","request":{"kind":"status","value":"OK"}}`)},
+		{"status assertion out of range", doc(`{"op":"assert","request":{"kind":"status","value":"600"}}`)},
+		{"status assertion with a leading zero", doc(`{"op":"assert","request":{"kind":"status","value":"099"}}`)},
+		{"unknown page class", doc(`{"op":"assert","request":{"kind":"pageClass","value":"captcha"}}`)},
+		{"assert timeoutMs over the read ceiling", doc(`{"op":"assert","request":{"kind":"title","value":"x","timeoutMs":3001}}`)},
+		{"assert not as a string", doc(`{"op":"assert","request":{"kind":"title","value":"x","not":"yes"}}`)},
 		{"viewport too tall", top(`"viewport":{"width":800,"height":8193}`)},
 		{"viewport without a height", top(`"viewport":{"width":800}`)},
 		{"viewport with an unknown field", top(`"viewport":{"width":800,"height":600,"scale":2}`)},
@@ -456,6 +462,7 @@ func TestSchemaAndGoAcceptUnusualValid(t *testing.T) {
 		{"screenshots", doc(`{"op":"screenshot"},{"op":"screenshot","request":{"tab":null,"redaction":[{"label":"Card"}],"budgetMs":0}},{"op":"screenshot","request":{"budgetMs":60000}}`)},
 		{"viewports at the bounds and null", top(`"viewport":{"width":100,"height":8192}`)},
 		{"viewport null", top(`"viewport":null`)},
+		{"status, pageClass, not and timeoutMs", doc(`{"op":"assert","request":{"kind":"status","value":"200"}},{"op":"assert","request":{"kind":"pageClass","value":"http_error","not":true,"timeoutMs":500}},{"op":"assert","request":{"kind":"textContains","value":"Loading","not":true,"wait":"bounded","timeoutMs":3000}}`)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

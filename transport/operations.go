@@ -251,6 +251,8 @@ const (
 	AssertTitle         = "title"
 	AssertTitleContains = "titleContains"
 	AssertTextContains  = "textContains"
+	AssertStatus        = "status"    // the document's HTTP status, value "200"
+	AssertPageClass     = "pageClass" // observe's page class, value "normal" | "login" | …
 )
 
 // Wait modes for assert.
@@ -266,6 +268,11 @@ type Assert struct {
 	Kind  string `json:"kind" required:"true"`
 	Value string `json:"value" required:"true"`
 	Wait  string `json:"wait,omitempty"`
+	// Not turns the assertion round: it holds while the fact does not (with wait
+	// "bounded", until the fact stops holding: a text that must disappear).
+	Not bool `json:"not,omitempty"`
+	// TimeoutMs bounds a bounded wait below the read budget (0: its 3 s; at most 3 s).
+	TimeoutMs int `json:"timeoutMs,omitempty"`
 }
 
 // AssertResult records a passed assertion. It never echoes page text.

@@ -19,6 +19,9 @@ const (
 	PageHTTPError = "http_error"
 )
 
+// PageClasses lists the page classes, in documentation order.
+var PageClasses = []string{PageNormal, PageLogin, PageBotCheck, PageHTTPError}
+
 // OutlineNode is one element of the outline. Values of text fields are never included.
 type OutlineNode struct {
 	Ref      string        `json:"ref,omitempty"`      // e12: an actionable element, bound to tab and documentId

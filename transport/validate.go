@@ -1,7 +1,9 @@
 package transport
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -54,11 +56,22 @@ func (r Assert) Validate() error {
 	}
 	switch r.Kind {
 	case AssertURL, AssertOrigin, AssertTitle, AssertTitleContains, AssertTextContains:
+	case AssertStatus:
+		if n, err := strconv.Atoi(r.Value); err != nil || n < 100 || n > 599 || strconv.Itoa(n) != r.Value {
+			return Invalid(OpAssert, "request.value", "expected an HTTP status 100–599, such as \"200\"")
+		}
+	case AssertPageClass:
+		if !slices.Contains(PageClasses, r.Value) {
+			return Invalid(OpAssert, "request.value", "expected one of %s", strings.Join(PageClasses, ", "))
+		}
 	default:
-		return Invalid(OpAssert, "request.kind", "expected one of url, origin, title, titleContains, textContains")
+		return Invalid(OpAssert, "request.kind", "expected one of url, origin, title, titleContains, textContains, status, pageClass")
 	}
 	if r.Value == "" && r.Kind != AssertTitle {
 		return Invalid(OpAssert, "request.value", "expected a non-empty string")
+	}
+	if r.TimeoutMs < 0 || r.TimeoutMs > int(budgets.ReadWait().Ceiling.Milliseconds()) {
+		return NewError(OpAssert, PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "timeoutMs must be between 0 and %d", budgets.ReadWait().Ceiling.Milliseconds()).WithPath("request.timeoutMs")
 	}
 	if utf8.RuneCountInString(r.Value) > budgets.AssertValueChars {
 		return Invalid(OpAssert, "request.value", "value longer than %d characters", budgets.AssertValueChars)
