@@ -33,7 +33,7 @@ func run(ctx context.Context, st *state, args []string) int {
 			versionCommand(st),
 		},
 	}
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, interspersed(app.Commands, args))
 	if err != nil && err.Error() != "" {
 		fmt.Fprintln(st.stderr, "fastbrowser:", err)
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -51,33 +50,12 @@ func reportCommand(st *state) *cli.Command {
 	}
 }
 
-// reportArgs takes REPORT.json and --html from the flags or, because urfave/cli stops
-// parsing flags at the first argument, from after REPORT.json as the usage line shows it.
+// reportArgs takes REPORT.json and --html (which may follow it: see interspersed).
 func reportArgs(c *cli.Context) (report, html string, err error) {
-	args := c.Args().Slice()
-	html = c.String("html")
-	if len(args) == 0 {
-		return "", "", usageError("give one REPORT.json")
-	}
-	report, rest := args[0], args[1:]
-	switch {
-	case len(rest) == 0:
-	case len(rest) == 1 && (rest[0] == "--html" || rest[0] == "-html"):
-		return "", "", usageError("--html needs a FILE")
-	case len(rest) == 2 && (rest[0] == "--html" || rest[0] == "-html"):
-		html = rest[1]
-	case len(rest) == 1 && (strings.HasPrefix(rest[0], "--html=") || strings.HasPrefix(rest[0], "-html=")):
-		html = rest[0][strings.IndexByte(rest[0], '=')+1:]
-	default:
+	if c.NArg() != 1 {
 		return "", "", usageError("give one REPORT.json (and optionally --html FILE)")
 	}
-	if c.IsSet("html") && len(rest) > 0 {
-		return "", "", usageError("--html given twice")
-	}
-	if html == "" && len(rest) > 0 {
-		return "", "", usageError("--html needs a FILE")
-	}
-	return report, html, nil
+	return c.Args().First(), c.String("html"), nil
 }
 
 // loadReportFile reads a report v1 strictly enough to render it: valid JSON, version 1
