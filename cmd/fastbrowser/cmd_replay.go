@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -34,9 +33,6 @@ func replayCommand(st *state) *cli.Command {
 			}
 			args := c.Args().Slice()
 			if len(args) != 1 {
-				if len(args) > 1 && strings.HasPrefix(args[1], "-") {
-					return usageError("put flags before REPORT.json: fastbrowser replay [flags] REPORT.json")
-				}
 				return usageError("give one REPORT.json")
 			}
 			if c.Bool("keep-open") && !c.Bool("headed") && c.String("cdp-url") == "" {
@@ -153,8 +149,11 @@ func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenari
 		}{scenario.ReportVersion, rep.Status, reproduced, reportPath})
 	} else {
 		printScenario(ro.st, sr)
-		fmt.Fprintf(ro.st.stdout, "\nreproduced: %t (the run failed with %s at %s; the replay %s)\nreport: %s\n",
-			reproduced, wantCode, where(wantAt), outcome(gotCode, gotAt), reportPath)
+		run := fmt.Sprintf("the run failed with %s at %s", wantCode, where(wantAt))
+		if wantCode == "" {
+			run = "the scenario passed in the run: there was no failure to reproduce"
+		}
+		fmt.Fprintf(ro.st.stdout, "\nreproduced: %t (%s; the replay %s)\nreport: %s\n", reproduced, run, outcome(gotCode, gotAt), reportPath)
 	}
 	return exitForStatus(rep.Status)
 }

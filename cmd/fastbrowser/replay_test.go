@@ -65,3 +65,24 @@ func failedRun(t *testing.T, dir, base string) (file, body, report string) {
 	}
 	return file, body, filepath.Join(out, "report.json")
 }
+
+// TestReplayOfAPassedScenarioSaysSo: `replay --scenario ID` of a scenario that passed runs it
+// and says there was no failure to reproduce (not "the run failed with  at …"); flags may
+// follow REPORT.json.
+func TestReplayOfAPassedScenarioSaysSo(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	dir := t.TempDir()
+	f := writeScenario(t, dir, "fine.json", fmt.Sprintf(`{
+  "version": 1, "id": "fine",
+  "fixture": {"baseUrl": %q, "server": {"mode": "external", "readiness": {"url": %q}}},
+  "operations": [{"op": "navigate", "request": {"url": "/form"}}]}`, site.URL, site.URL+"/health"))
+	out := filepath.Join(dir, "out")
+	if res := runCLI(t, nil, "run", "--out", out, f); res.code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	res := runCLI(t, nil, "replay", filepath.Join(out, "report.json"), "--scenario", "fine", "--out", filepath.Join(dir, "replay"))
+	if res.code != 0 || !strings.Contains(res.stdout, "reproduced: false (the scenario passed in the run: there was no failure to reproduce; the replay passed)") {
+		t.Fatalf("replay: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+}
