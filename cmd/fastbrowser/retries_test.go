@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/xml"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -38,43 +37,18 @@ func retryScenario(t *testing.T, dir, id, base, warm, want string) string {
   ]}`, id, base, warm, want))
 }
 
-// junitCases decodes junit.xml's testcases, with Surefire's rerun and flaky elements, after
-// checking the file against the schema rules.
-func junitCases(t *testing.T, path string) []junitCase {
+// junitCases reads junit.xml's testcases after checking the file against the schema rules.
+func junitCases(t *testing.T, path string) []junittest.Case {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := junittest.Check(data); err != nil {
+	cases, err := junittest.Cases(data)
+	if err != nil {
 		t.Fatalf("junit.xml: %v\n%s", err, data)
 	}
-	var doc struct {
-		Suites []struct {
-			Cases []junitCase `xml:"testcase"`
-		} `xml:"testsuite"`
-	}
-	if err := xml.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	var cases []junitCase
-	for _, s := range doc.Suites {
-		cases = append(cases, s.Cases...)
-	}
 	return cases
-}
-
-type junitElem struct {
-	Message    string `xml:"message,attr"`
-	StackTrace string `xml:"stackTrace"`
-}
-
-type junitCase struct {
-	Name          string      `xml:"name,attr"`
-	Failure       *junitElem  `xml:"failure"`
-	Skipped       *junitElem  `xml:"skipped"`
-	RerunFailures []junitElem `xml:"rerunFailure"`
-	FlakyFailures []junitElem `xml:"flakyFailure"`
 }
 
 // TestRetriesFlakyPasses: with --retries 1, a scenario that fails its first attempt and

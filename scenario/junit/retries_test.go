@@ -1,12 +1,12 @@
 package junit
 
 import (
-	"encoding/xml"
 	"strings"
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/scenario/junit/junittest"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -41,47 +41,21 @@ func retriedScenarios() *scenario.Report {
 	return rep
 }
 
-type xRerun struct {
-	Message    string `xml:"message,attr"`
-	Type       string `xml:"type,attr"`
-	StackTrace string `xml:"stackTrace"`
-	SystemOut  string `xml:"system-out"`
-}
-
-type xRetriedCase struct {
-	Name          string    `xml:"name,attr"`
-	Failure       *xProblem `xml:"failure"`
-	Error         *xProblem `xml:"error"`
-	RerunFailures []xRerun  `xml:"rerunFailure"`
-	RerunErrors   []xRerun  `xml:"rerunError"`
-	FlakyFailures []xRerun  `xml:"flakyFailure"`
-	FlakyErrors   []xRerun  `xml:"flakyError"`
-}
-
 // TestWriteMapsRetriesAsSurefire: a pass on a retry is a passed testcase with a
 // <flakyFailure>/<flakyError> per failed attempt; a scenario that failed every attempt is a
 // <failure> (its last attempt) with a <rerunFailure> per earlier attempt; both as Maven
 // Surefire writes them, valid for the checker, and the totals count flaky as passed.
 func TestWriteMapsRetriesAsSurefire(t *testing.T) {
 	data := render(t, retriedScenarios())
-	if err := checkSchema(data); err != nil {
-		t.Fatalf("%v\n%s", err, data)
-	}
-	var got struct {
-		Tests    int `xml:"tests,attr"`
-		Failures int `xml:"failures,attr"`
-		Errors   int `xml:"errors,attr"`
-		Suites   []struct {
-			Cases []xRetriedCase `xml:"testcase"`
-		} `xml:"testsuite"`
-	}
-	if err := xml.Unmarshal(data, &got); err != nil {
-		t.Fatal(err)
-	}
-	if got.Tests != 2 || got.Failures != 1 || got.Errors != 0 || len(got.Suites) != 1 || len(got.Suites[0].Cases) != 2 {
+	got := decode(t, data)
+	if got.Tests != 2 || got.Failures != 1 || got.Errors != 0 || len(got.Suites) != 1 {
 		t.Fatalf("totals tests=%d failures=%d errors=%d, %d suites\n%s", got.Tests, got.Failures, got.Errors, len(got.Suites), data)
 	}
-	flaky, login := got.Suites[0].Cases[0], got.Suites[0].Cases[1]
+	cases, err := junittest.Cases(data)
+	if err != nil || len(cases) != 2 {
+		t.Fatalf("%d cases, %v\n%s", len(cases), err, data)
+	}
+	flaky, login := cases[0], cases[1]
 	if flaky.Failure != nil || flaky.Error != nil || len(flaky.RerunFailures)+len(flaky.RerunErrors) != 0 ||
 		len(flaky.FlakyFailures) != 1 || len(flaky.FlakyErrors) != 1 {
 		t.Fatalf("flaky case %+v", flaky)
