@@ -118,7 +118,7 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 		}
 		fmt.Fprintf(ro.st.stdout, "\n%d passed%s, %d failed, %d error in %.1fs\nreport: %s\n",
 			counts.Passed, flaky, counts.Failed, counts.Error, float64(rep.DurationMs)/1000, reportPath)
-		if counts.Failed+counts.Error > 0 {
+		if counts.Failed+counts.Error+counts.Flaky > 0 { // a flaky scenario's failed attempts are worth a look too
 			fmt.Fprintf(ro.st.stdout, "html:   %s\n", filepath.Join(out, "report.html"))
 		}
 	}

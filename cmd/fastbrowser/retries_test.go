@@ -63,7 +63,7 @@ func TestRetriesFlakyPasses(t *testing.T) {
 	if res.code != 0 {
 		t.Fatalf("exit %d, want 0\n%s%s", res.code, res.stdout, res.stderr)
 	}
-	for _, want := range []string{"FLAKY warms-up (", " ms, passed on attempt 2)\n", "\n0 passed, 1 flaky, 0 failed, 0 error in "} {
+	for _, want := range []string{"FLAKY warms-up (", " ms, passed on attempt 2)\n", "\n0 passed, 1 flaky, 0 failed, 0 error in ", "html:   " + filepath.Join(out, "report.html")} {
 		if !strings.Contains(res.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, res.stdout)
 		}
