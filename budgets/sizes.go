@@ -74,6 +74,11 @@ const (
 	ConsoleMessageChars  = 300  // one console message as evidence keeps it
 	PendingRequests      = 2048 // requests in flight a tab tracks for the network summary
 	RunJobs              = 64   // scenarios `run --jobs` runs at a time, at most
+	// RunRetries is the most `run --retries` reruns one scenario that did not pass. Each
+	// attempt may use the whole scenario budget (up to 120 s), so 5 already lets one scenario
+	// hold a job for 12 minutes; and a scenario that needs more than 5 reruns to pass is
+	// broken, not flaky: more retries would only hide that.
+	RunRetries = 5
 )
 
 // A session's viewport (a scenario's "viewport"): each side between ViewportMin and

@@ -23,6 +23,9 @@ const (
 	StatusError       = "error"
 	StatusInterrupted = "interrupted"
 	StatusSkipped     = "skipped"
+	// StatusFlaky is a scenario that did not pass its first attempt and passed a retry
+	// (`run --retries`). It counts as passed for the run's status and exit code.
+	StatusFlaky = "flaky"
 )
 
 // Report is report v1 (docs/scenarios.md, "Report v1").
@@ -59,6 +62,24 @@ type ScenarioReport struct {
 	// (kind "log", text, secrets masked; Truncated when only the first and last bytes were
 	// kept), in the order those started. Path is relative to DIR/artifacts.
 	Diagnostics []artifacts.Meta `json:"diagnostics,omitempty"`
+	// Attempts lists every attempt, in order, when the scenario ran more than once (`run
+	// --retries`); the fields above are then those of the last attempt, except Status
+	// (flaky when it passed) and DurationMs (all attempts together).
+	Attempts []Attempt `json:"attempts,omitempty"`
+}
+
+// Attempt is one run of a scenario that ran more than once: its outcome, lifecycle, the
+// operation that failed (with its error and evidence) or the scenario error, and its
+// diagnostics. Each attempt's artifacts are in a directory of their own (AttemptRunDir).
+type Attempt struct {
+	Attempt    int     `json:"attempt"` // 1 is the first run
+	Status     string  `json:"status"`  // passed, failed, error or interrupted
+	DurationMs int64   `json:"durationMs"`
+	Events     []Event `json:"events"`
+	// Operation is the attempt's failed operation as the scenario's operations list it.
+	Operation   *OperationReport          `json:"operation,omitempty"`
+	Error       *transport.OperationError `json:"error,omitempty"`
+	Diagnostics []artifacts.Meta          `json:"diagnostics,omitempty"`
 }
 
 // Event is one step of the scenario's lifecycle (hooks, server, runtime) in order.
@@ -99,7 +120,7 @@ func NewRunID(now time.Time) string {
 // Summarise sets the run status from the scenarios: interrupted over error over failed.
 func (r *Report) Summarise() {
 	r.Status = StatusPassed
-	rank := map[string]int{StatusPassed: 0, StatusFailed: 1, StatusError: 2, StatusInterrupted: 3}
+	rank := map[string]int{StatusPassed: 0, StatusFlaky: 0, StatusFailed: 1, StatusError: 2, StatusInterrupted: 3}
 	for _, s := range r.Scenarios {
 		if rank[s.Status] > rank[r.Status] {
 			r.Status = s.Status
@@ -113,9 +134,11 @@ type Counts struct {
 	Failed  int `json:"failed"`
 	Error   int `json:"error"`
 	Skipped int `json:"skipped"`
+	Flaky   int `json:"flaky"`
 }
 
-// Count tallies scenarios by status (interrupted counts as error).
+// Count tallies scenarios by status (interrupted counts as error; flaky is counted apart
+// from passed).
 func (r *Report) Count() Counts {
 	var c Counts
 	for _, s := range r.Scenarios {
@@ -126,6 +149,8 @@ func (r *Report) Count() Counts {
 			c.Failed++
 		case StatusSkipped:
 			c.Skipped++
+		case StatusFlaky:
+			c.Flaky++
 		default:
 			c.Error++
 		}

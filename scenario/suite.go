@@ -2,12 +2,14 @@ package scenario
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 )
@@ -18,8 +20,13 @@ type SuiteOptions struct {
 	// browser context; scenarios starting a managed server on the same address still take
 	// turns.
 	Jobs int
-	// FailFast starts no scenario after one did not pass; those are reported skipped.
+	// FailFast starts no scenario after one did not pass; those are reported skipped. Only a
+	// scenario's final outcome counts: an attempt that is retried does not stop the run.
 	FailFast bool
+	// Retries runs a scenario that failed or errored again from the start (hooks, managed
+	// server, a fresh browser session), up to Retries more times (0 to budgets.RunRetries);
+	// passing on a retry is StatusFlaky. Run only: RunOne (replay) runs once.
+	Retries int
 	// Session is what every scenario's session starts from: the browser (Executable and
 	// Headed launch one for the run, CDPURL attaches to one), the worker (WorkerPath,
 	// WorkerArgs), Log and LookupEnv. The suite sets the rest per scenario. Log and
@@ -81,6 +88,9 @@ func NewSuite(loaded []*Loaded, opts SuiteOptions) (*Suite, error) {
 	if opts.Notices == nil {
 		opts.Notices = io.Discard
 	}
+	if opts.Retries < 0 || opts.Retries > budgets.RunRetries {
+		return nil, fmt.Errorf("retries %d: expected 0 to %d", opts.Retries, budgets.RunRetries)
+	}
 	lookup := opts.Session.LookupEnv
 	for _, l := range loaded {
 		if err := RegisterSecrets(l, lookup, opts.Secrets); err != nil {
@@ -99,7 +109,9 @@ func NewSuite(loaded []*Loaded, opts SuiteOptions) (*Suite, error) {
 // Run runs the suite's scenarios, up to Jobs at a time, hands each report to Emit in input
 // order, and returns the run's report.
 func (s *Suite) Run(ctx context.Context) *Report {
-	return s.finish(ctx, runPool(ctx, s.loaded, s.opts.Jobs, s.opts.FailFast, s.env, s.emit))
+	return s.finish(ctx, runPool(ctx, s.loaded, s.opts.Jobs, s.opts.FailFast, func(l *Loaded) ScenarioReport {
+		return runAttempts(ctx, s.opts.Retries, func(k int) ScenarioReport { return Run(ctx, l, s.attemptEnv(l, k)) })
+	}, s.emit))
 }
 
 // RunOne runs l at once, alone and outside the schedule (replay: a Ctrl-C before it starts

@@ -8,9 +8,11 @@ import (
 
 // runPool runs scenarios on up to jobs goroutines, each with its own session, and hands
 // their reports to emit in input order, as soon as every earlier one is done: output and
-// report order never depend on the parallelism. With failFast, no scenario starts after one
-// failed; those and the ones Ctrl-C kept from starting are reported skipped.
-func runPool(ctx context.Context, loaded []*Loaded, jobs int, failFast bool, envFor func(*Loaded) Env, emit func(ScenarioReport)) []ScenarioReport {
+// report order never depend on the parallelism. run runs one scenario with all its attempts
+// (one slot and the server's turn are held across them). With failFast, no scenario starts
+// after one's final outcome was not a pass (an attempt that is retried does not count);
+// those and the ones Ctrl-C kept from starting are reported skipped.
+func runPool(ctx context.Context, loaded []*Loaded, jobs int, failFast bool, run func(*Loaded) ScenarioReport, emit func(ScenarioReport)) []ScenarioReport {
 	reports := make([]ScenarioReport, len(loaded))
 	done := make([]chan struct{}, len(loaded))
 	for i := range done {
@@ -45,8 +47,8 @@ func runPool(ctx context.Context, loaded []*Loaded, jobs int, failFast bool, env
 				defer func() { <-slots; close(done[i]) }()
 				unlock := locks.lock(l)
 				defer unlock()
-				reports[i] = Run(ctx, l, envFor(l))
-				if failFast && reports[i].Status != StatusPassed {
+				reports[i] = run(l)
+				if failFast && !passed(reports[i].Status) {
 					stop.Do(func() { close(stopped) })
 				}
 			}()
@@ -59,6 +61,9 @@ func runPool(ctx context.Context, loaded []*Loaded, jobs int, failFast bool, env
 	<-printed
 	return reports
 }
+
+// passed: the scenario's final outcome is a pass, at once or on a retry.
+func passed(status string) bool { return status == StatusPassed || status == StatusFlaky }
 
 func isClosed(ch chan struct{}) bool {
 	select {

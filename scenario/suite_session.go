@@ -18,22 +18,27 @@ func allocators(o runtime.Options) (browser, browserUDP *runtime.Allocator) {
 	return runtime.NewLaunchAllocator(runtime.LaunchOptions(o, false)), runtime.NewLaunchAllocator(runtime.LaunchOptions(o, true))
 }
 
-// env is one scenario's runner environment: its own worker, browser context and artifact
-// store (evidence, and the hook and server logs), in the run's browser.
-func (s *Suite) env(l *Loaded) Env {
+// env is the runner environment of a scenario's first attempt.
+func (s *Suite) env(l *Loaded) Env { return s.attemptEnv(l, 1) }
+
+// attemptEnv is one attempt's runner environment: its own worker, browser context and
+// artifact store (evidence, and the hook and server logs), in the run's browser; a retry's
+// artifacts go to a directory of their own (AttemptRunDir).
+func (s *Suite) attemptEnv(l *Loaded, k int) Env {
 	store, storeErr := s.stores.forScenario(l.ID)
+	runDir := AttemptRunDir(s.rep.RunID, k)
 	env := Env{
 		Lookup: s.opts.Session.LookupEnv,
 		Log:    s.opts.Session.Log,
 		Store:  store, // nil when it cannot be opened: logs are then only drained
-		RunID:  s.rep.RunID,
+		RunID:  runDir,
 		Scrub:  s.opts.Secrets.ScrubBytes,
 		Open: func(ctx context.Context, spec SessionSpec) (Session, error) {
 			if storeErr != nil {
 				return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeInternal, transport.RetryNever, transport.NotAttempted,
 					"the artifact store %s cannot be opened: %s", s.stores.root, artifacts.Cause(storeErr))
 			}
-			return s.open(ctx, spec, store)
+			return s.open(ctx, spec, store, runDir)
 		},
 	}
 	if s.opts.KeepOpen != nil {
@@ -42,14 +47,15 @@ func (s *Suite) env(l *Loaded) Env {
 	return env
 }
 
-// open starts one scenario's session in the run's browser, one open at a time.
-func (s *Suite) open(ctx context.Context, spec SessionSpec, store *artifacts.Store) (Session, error) {
+// open starts one scenario's session in the run's browser, one open at a time; its failure
+// evidence goes to store under runDir.
+func (s *Suite) open(ctx context.Context, spec SessionSpec, store *artifacts.Store, runDir string) (Session, error) {
 	opts := s.opts.Session
 	opts.AllowedOrigins = spec.Origins
 	opts.Subresources, opts.ServiceWorkers, opts.WebRTC = spec.Subresources, spec.ServiceWorkers, spec.WebRTC
 	opts.Viewport = spec.Viewport
 	opts.Secrets = s.opts.Secrets
-	opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: s.rep.RunID, Owner: spec.ID, Redaction: spec.Redaction, OnFailure: true}
+	opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: runDir, Owner: spec.ID, Redaction: spec.Redaction, OnFailure: true}
 	opts.Allocator = s.browser
 	if s.browserUDP != nil && runtime.NeedsWebRTCUDP(opts) {
 		opts.Allocator = s.browserUDP

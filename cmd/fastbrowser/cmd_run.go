@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	goruntime "runtime"
+	"strconv"
 
 	"github.com/urfave/cli/v2"
 
@@ -15,8 +16,8 @@ import (
 func runCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:  "run",
-		Usage: "run scenario files; write DIR/report.json, DIR/junit.xml, DIR/report.html (exit 0 passed, 1 failed or error, 2 invalid input, 130 interrupted)",
-		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--base-url URL [--readiness-url URL]]\n" +
+		Usage: "run scenario files; write DIR/report.json, DIR/junit.xml, DIR/report.html (exit 0 passed or flaky, 1 failed or error, 2 invalid input, 130 interrupted)",
+		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--retries N] [--base-url URL [--readiness-url URL]]\n" +
 			"                [--browser PATH | --cdp-url URL] [--headed] [--json] FILE|DIR...",
 		Flags: append(browserFlags(),
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-results", Usage: "directory for report.json, junit.xml, report.html and artifacts/ (created 0700)"},
@@ -24,6 +25,8 @@ func runCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "shard", Usage: "run only share `i/n` of the files (deterministic: every i-th of the sorted list), for CI matrix jobs"},
 			&cli.StringFlag{Name: "grep", Usage: "run only scenarios whose id matches `RE` (Go regexp)"},
 			&cli.BoolFlag{Name: "fail-fast", Usage: "start no scenario after one failed (those are reported skipped)"},
+			&cli.IntFlag{Name: "retries", Usage: "run a scenario that failed or errored again from the start, in a fresh browser context, up to `N` more times (at most " +
+				strconv.Itoa(budgets.RunRetries) + "); passing on a retry is \"flaky\", which exits 0"},
 			&cli.StringFlag{Name: "base-url", Usage: "the site under test is already running at `URL`: every scenario uses it in external mode (no managed server)"},
 			&cli.StringFlag{Name: "readiness-url", Usage: "with --base-url: the `URL` to probe for readiness (default: the base URL)"},
 			&cli.BoolFlag{Name: "json", Usage: "print only the run summary as JSON on stdout"},
@@ -34,6 +37,9 @@ func runCommand(st *state) *cli.Command {
 			}
 			if n := c.Int("jobs"); n < 1 || n > budgets.RunJobs {
 				return usageError("--jobs %d: expected 1 to %d", n, budgets.RunJobs)
+			}
+			if n := c.Int("retries"); n < 0 || n > budgets.RunRetries {
+				return usageError("--retries %d: expected 0 to %d (a scenario that needs more reruns to pass is broken, not flaky)", n, budgets.RunRetries)
 			}
 			sh, err := scenario.ParseShard(c.String("shard"))
 			if err != nil {
@@ -78,7 +84,7 @@ func runCommand(st *state) *cli.Command {
 func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string) error {
 	ro := newRunOutput(st)
 	defer ro.flush()
-	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: c.Int("jobs"), FailFast: c.Bool("fail-fast"),
+	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: c.Int("jobs"), FailFast: c.Bool("fail-fast"), Retries: c.Int("retries"),
 		Emit: func(sr scenario.ScenarioReport) {
 			if !c.Bool("json") {
 				printScenario(ro.st, sr)
@@ -106,19 +112,24 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 			Report     string          `json:"report"`
 		}{scenario.ReportVersion, rep.Status, counts, rep.DurationMs, reportPath})
 	} else {
-		fmt.Fprintf(ro.st.stdout, "\n%d passed, %d failed, %d error in %.1fs\nreport: %s\n",
-			counts.Passed, counts.Failed, counts.Error, float64(rep.DurationMs)/1000, reportPath)
-		if counts.Failed+counts.Error > 0 {
+		flaky := ""
+		if counts.Flaky > 0 {
+			flaky = fmt.Sprintf(", %d flaky", counts.Flaky)
+		}
+		fmt.Fprintf(ro.st.stdout, "\n%d passed%s, %d failed, %d error in %.1fs\nreport: %s\n",
+			counts.Passed, flaky, counts.Failed, counts.Error, float64(rep.DurationMs)/1000, reportPath)
+		if counts.Failed+counts.Error+counts.Flaky > 0 { // a flaky scenario's failed attempts are worth a look too
 			fmt.Fprintf(ro.st.stdout, "html:   %s\n", filepath.Join(out, "report.html"))
 		}
 	}
 	return exitForStatus(rep.Status)
 }
 
-// exitForStatus is the exit of a finished run: 0 passed, 130 interrupted, else 1.
+// exitForStatus is the exit of a finished run: 0 passed (flaky scenarios included, as
+// Playwright does), 130 interrupted, else 1.
 func exitForStatus(status string) error {
 	switch status {
-	case scenario.StatusPassed:
+	case scenario.StatusPassed, scenario.StatusFlaky:
 		return nil
 	case scenario.StatusInterrupted:
 		return exitWith(exitInterrupted, "")
@@ -127,10 +138,18 @@ func exitForStatus(status string) error {
 }
 
 // printScenario writes one progress line per finished scenario, plus the failing
-// operation or scenario error.
+// operation or scenario error (of the last attempt, when it ran more than once).
 func printScenario(st *state, sr scenario.ScenarioReport) {
-	label := map[string]string{scenario.StatusPassed: "PASS", scenario.StatusFailed: "FAIL", scenario.StatusError: "ERROR", scenario.StatusInterrupted: "INTERRUPTED", scenario.StatusSkipped: "SKIP"}[sr.Status]
-	fmt.Fprintf(st.stdout, "%-5s %s (%d ms)\n", label, sr.ID, sr.DurationMs)
+	label := map[string]string{scenario.StatusPassed: "PASS", scenario.StatusFailed: "FAIL", scenario.StatusError: "ERROR", scenario.StatusInterrupted: "INTERRUPTED",
+		scenario.StatusSkipped: "SKIP", scenario.StatusFlaky: "FLAKY"}[sr.Status]
+	attempts := ""
+	switch n := len(sr.Attempts); {
+	case n > 1 && sr.Status == scenario.StatusFlaky:
+		attempts = fmt.Sprintf(", passed on attempt %d", n)
+	case n > 1:
+		attempts = fmt.Sprintf(", %d attempts", n)
+	}
+	fmt.Fprintf(st.stdout, "%-5s %s (%d ms%s)\n", label, sr.ID, sr.DurationMs, attempts)
 	for _, op := range sr.Operations {
 		if op.Error != nil {
 			name := op.Op

@@ -11,7 +11,13 @@
 //     by the file path as the report gives it;
 //   - one <testcase> per scenario, named by the scenario id;
 //   - "failed" becomes <failure>, "error" and "interrupted" (and any unknown status, as
-//     Report.Count does) become <error>, "skipped" becomes <skipped/>.
+//     Report.Count does) become <error>, "skipped" becomes <skipped/>, "passed" and "flaky"
+//     have none of them;
+//   - a scenario that ran more than once (run --retries) is written as Maven Surefire writes
+//     reruns (surefire-test-report-3.0.xsd): its result describes the last attempt, and each
+//     earlier attempt is a <flakyFailure>/<flakyError> (flaky: a pass on a retry) or a
+//     <rerunFailure>/<rerunError> (never passed), by that attempt's status, with the detail
+//     in <stackTrace>.
 //
 // Classname rule: the scenario file path is cleaned (path.Clean, so "./" and "//" go away),
 // a leading "/" is dropped, then every "." becomes "_" and every "/" becomes ".". So

@@ -46,14 +46,31 @@ type property struct {
 	Value string `xml:"value,attr"`
 }
 
+// testCase's result elements are in the order of Maven Surefire's testcase sequence
+// (surefire-test-report-3.0.xsd), which is where its rerun and flaky elements may go; at
+// most one of failure, skipped and error is ever set (the Ant XSD's rule).
 type testCase struct {
-	Name      string    `xml:"name,attr"`
-	Classname string    `xml:"classname,attr"`
-	Time      string    `xml:"time,attr"`
-	Skipped   *skipped  `xml:"skipped,omitempty"`
-	Error     *problem  `xml:"error,omitempty"`
-	Failure   *problem  `xml:"failure,omitempty"`
-	SystemOut textBlock `xml:"system-out,omitempty"`
+	Name          string    `xml:"name,attr"`
+	Classname     string    `xml:"classname,attr"`
+	Time          string    `xml:"time,attr"`
+	Failure       *problem  `xml:"failure,omitempty"`
+	RerunFailures []rerun   `xml:"rerunFailure"`
+	FlakyFailures []rerun   `xml:"flakyFailure"`
+	Skipped       *skipped  `xml:"skipped,omitempty"`
+	Error         *problem  `xml:"error,omitempty"`
+	RerunErrors   []rerun   `xml:"rerunError"`
+	FlakyErrors   []rerun   `xml:"flakyError"`
+	SystemOut     textBlock `xml:"system-out,omitempty"`
+}
+
+// rerun is one of Surefire's <rerunFailure>, <rerunError>, <flakyFailure> and <flakyError>:
+// an attempt other than the one the testcase's own result describes. Surefire wants the
+// detail in a <stackTrace> child.
+type rerun struct {
+	Message    string    `xml:"message,attr"`
+	Type       string    `xml:"type,attr"`
+	StackTrace textBlock `xml:"stackTrace"`
+	SystemOut  textBlock `xml:"system-out,omitempty"`
 }
 
 type skipped struct {

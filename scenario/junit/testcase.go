@@ -1,6 +1,8 @@
 package junit
 
 import (
+	"fmt"
+
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -16,6 +18,10 @@ func testCaseOf(s *scenario.ScenarioReport) testCase {
 	}
 	switch s.Status {
 	case scenario.StatusPassed:
+	case scenario.StatusFlaky:
+		// A pass on a retry: Surefire's passed testcase with one flaky element per failed
+		// attempt.
+		tc.FlakyFailures, tc.FlakyErrors = reruns(s)
 	case scenario.StatusSkipped:
 		tc.Skipped = &skipped{}
 		if s.Error != nil {
@@ -25,12 +31,40 @@ func testCaseOf(s *scenario.ScenarioReport) testCase {
 		// A failure is an operation's verdict; the scenario error is the fallback for a
 		// report that recorded the failure only there.
 		tc.Failure = problemOf(s, opError(s), s.Error)
+		tc.RerunFailures, tc.RerunErrors = reruns(s)
 	default:
 		// An error or interruption is the scenario's; the failing operation's error says
 		// more only when the scenario recorded none.
 		tc.Error = problemOf(s, s.Error, opError(s))
+		tc.RerunFailures, tc.RerunErrors = reruns(s)
 	}
 	return tc
+}
+
+// reruns maps the attempts before the last (the last is the testcase's own result) to
+// Surefire rerun or flaky elements, split by the attempt's status: failures, then errors.
+func reruns(s *scenario.ScenarioReport) (failures, errs []rerun) {
+	for i := 0; i+1 < len(s.Attempts); i++ {
+		a := &s.Attempts[i]
+		// The attempt as a report of its own: its lifecycle, its failed operation, its error.
+		as := &scenario.ScenarioReport{ID: s.ID, Status: a.Status, Events: a.Events, Error: a.Error}
+		if a.Operation != nil {
+			as.Operations = []scenario.OperationReport{*a.Operation}
+		}
+		first, second := opError(as), a.Error
+		if a.Status != scenario.StatusFailed {
+			first, second = second, first
+		}
+		p := problemOf(as, first, second)
+		r := rerun{Message: xmlText(fmt.Sprintf("attempt %d: %s", a.Attempt, p.Message)), Type: p.Type, StackTrace: p.Body,
+			SystemOut: textBlock(xmlText(systemOut(as)))}
+		if a.Status == scenario.StatusFailed {
+			failures = append(failures, r)
+		} else {
+			errs = append(errs, r)
+		}
+	}
+	return failures, errs
 }
 
 // problemOf builds <failure>/<error> from the first non-nil error, falling back to the bare

@@ -26,7 +26,7 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 // known maps a status to a fixed CSS class name, never to report text.
 func known(status string) string {
 	switch status {
-	case scenario.StatusPassed, scenario.StatusFailed, scenario.StatusError, scenario.StatusInterrupted, scenario.StatusSkipped:
+	case scenario.StatusPassed, scenario.StatusFailed, scenario.StatusError, scenario.StatusInterrupted, scenario.StatusSkipped, scenario.StatusFlaky:
 		return status
 	case "ok":
 		return scenario.StatusPassed

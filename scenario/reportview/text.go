@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // Text writes a short terminal summary of rep: the run's status and counts, then for each
@@ -12,7 +13,11 @@ import (
 // Evidence paths are shown relative to the report's directory (artifacts/…).
 func Text(w io.Writer, rep *scenario.Report) {
 	c := rep.Count()
-	fmt.Fprintf(w, "run %s: %s — %d passed, %d failed, %d error", terminalSafe(rep.RunID), terminalSafe(rep.Status), c.Passed, c.Failed, c.Error)
+	fmt.Fprintf(w, "run %s: %s — %d passed", terminalSafe(rep.RunID), terminalSafe(rep.Status), c.Passed)
+	if c.Flaky > 0 {
+		fmt.Fprintf(w, ", %d flaky", c.Flaky)
+	}
+	fmt.Fprintf(w, ", %d failed, %d error", c.Failed, c.Error)
 	if c.Skipped > 0 {
 		fmt.Fprintf(w, ", %d skipped", c.Skipped)
 	}
@@ -21,33 +26,51 @@ func Text(w io.Writer, rep *scenario.Report) {
 		if s.Status == scenario.StatusPassed || s.Status == scenario.StatusSkipped {
 			continue
 		}
-		label := map[string]string{scenario.StatusFailed: "FAIL", scenario.StatusError: "ERROR", scenario.StatusInterrupted: "INTERRUPTED"}[s.Status]
+		label := map[string]string{scenario.StatusFailed: "FAIL", scenario.StatusError: "ERROR", scenario.StatusInterrupted: "INTERRUPTED",
+			scenario.StatusFlaky: "FLAKY"}[s.Status]
 		if label == "" {
 			label = terminalSafe(s.Status)
 		}
 		fmt.Fprintf(w, "%-5s %s (%s)\n", label, terminalSafe(s.ID), terminalSafe(s.File))
-		for _, op := range s.Operations {
-			if op.Error == nil && op.Status != scenario.StatusFailed {
-				continue
-			}
-			name := terminalSafe(op.Op)
-			if op.ID != "" {
-				name = terminalSafe(op.ID) + " (" + name + ")"
-			}
-			fmt.Fprintf(w, "      operations[%d] %s", op.Index, name)
-			if op.Error != nil {
-				fmt.Fprintf(w, ": %s: %s", terminalSafe(string(op.Error.Code)), terminalSafe(op.Error.Message))
-			}
-			fmt.Fprintln(w)
-			for _, m := range op.Evidence {
-				fmt.Fprintf(w, "        evidence %s: %s\n", terminalSafe(m.Kind), terminalSafe("artifacts/"+m.Path))
-			}
-			for _, u := range op.EvidenceUnavailable {
-				fmt.Fprintf(w, "        %s not kept: %s\n", terminalSafe(u.Part), terminalSafe(string(u.Code)))
-			}
+		if len(s.Attempts) == 0 {
+			failures(w, "      ", s.Operations, s.Error)
+			continue
 		}
-		if s.Error != nil {
-			fmt.Fprintf(w, "      %s: %s\n", terminalSafe(string(s.Error.Code)), terminalSafe(s.Error.Message))
+		// A retried scenario: each attempt's failure, the last attempt's included.
+		for _, a := range s.Attempts {
+			fmt.Fprintf(w, "      attempt %d: %s\n", a.Attempt, terminalSafe(a.Status))
+			var ops []scenario.OperationReport
+			if a.Operation != nil {
+				ops = []scenario.OperationReport{*a.Operation}
+			}
+			failures(w, "        ", ops, a.Error)
 		}
+	}
+}
+
+// failures writes the failed operations with their evidence, then the scenario error.
+func failures(w io.Writer, indent string, ops []scenario.OperationReport, serr *transport.OperationError) {
+	for _, op := range ops {
+		if op.Error == nil && op.Status != scenario.StatusFailed {
+			continue
+		}
+		name := terminalSafe(op.Op)
+		if op.ID != "" {
+			name = terminalSafe(op.ID) + " (" + name + ")"
+		}
+		fmt.Fprintf(w, "%soperations[%d] %s", indent, op.Index, name)
+		if op.Error != nil {
+			fmt.Fprintf(w, ": %s: %s", terminalSafe(string(op.Error.Code)), terminalSafe(op.Error.Message))
+		}
+		fmt.Fprintln(w)
+		for _, m := range op.Evidence {
+			fmt.Fprintf(w, "%s  evidence %s: %s\n", indent, terminalSafe(m.Kind), terminalSafe("artifacts/"+m.Path))
+		}
+		for _, u := range op.EvidenceUnavailable {
+			fmt.Fprintf(w, "%s  %s not kept: %s\n", indent, terminalSafe(u.Part), terminalSafe(string(u.Code)))
+		}
+	}
+	if serr != nil {
+		fmt.Fprintf(w, "%s%s: %s\n", indent, terminalSafe(string(serr.Code)), terminalSafe(serr.Message))
 	}
 }

@@ -37,7 +37,19 @@ type scenarioView struct {
 	Events      []scenario.Event
 	Error       *errorView
 	Ops         []opView
-	Open        bool // failed scenarios start expanded, passed ones collapsed
+	Attempts    []attemptView // when the scenario ran more than once (run --retries)
+	Open        bool          // failed and flaky scenarios start expanded, passed ones collapsed
+}
+
+// attemptView is one attempt of a retried scenario: its outcome, and the operation that
+// failed (with its error and evidence) or the scenario error.
+type attemptView struct {
+	Attempt  int
+	Status   string
+	Duration string
+	Events   []scenario.Event
+	Op       *opView
+	Error    *errorView
 }
 
 type opView struct {
@@ -81,18 +93,31 @@ func buildPage(rep *scenario.Report, artifactsDir string) pageView {
 			Open: s.Status != scenario.StatusPassed && s.Status != scenario.StatusSkipped,
 		}
 		for _, op := range s.Operations {
-			ov := opView{
-				Index: op.Index, ID: op.ID, Op: op.Op, Status: op.Status, Duration: formatMs(op.DurationMs),
-				Posture: string(op.Posture), Blocked: op.Blocked, Dialogs: op.Dialogs, Error: errorOf(op.Error),
+			sv.Ops = append(sv.Ops, opViewOf(op, artifactsDir))
+		}
+		for _, a := range s.Attempts {
+			av := attemptView{Attempt: a.Attempt, Status: a.Status, Duration: formatMs(a.DurationMs), Events: a.Events, Error: errorOf(a.Error)}
+			if a.Operation != nil {
+				ov := opViewOf(*a.Operation, artifactsDir)
+				av.Op = &ov
 			}
-			if len(op.Evidence) > 0 || len(op.EvidenceUnavailable) > 0 {
-				ov.Evidence = loadEvidence(artifactsDir, op.Evidence, op.EvidenceUnavailable)
-			}
-			sv.Ops = append(sv.Ops, ov)
+			sv.Attempts = append(sv.Attempts, av)
 		}
 		pv.Scenarios = append(pv.Scenarios, sv)
 	}
 	return pv
+}
+
+// opViewOf is one operation's row, its evidence loaded from artifactsDir.
+func opViewOf(op scenario.OperationReport, artifactsDir string) opView {
+	ov := opView{
+		Index: op.Index, ID: op.ID, Op: op.Op, Status: op.Status, Duration: formatMs(op.DurationMs),
+		Posture: string(op.Posture), Blocked: op.Blocked, Dialogs: op.Dialogs, Error: errorOf(op.Error),
+	}
+	if len(op.Evidence) > 0 || len(op.EvidenceUnavailable) > 0 {
+		ov.Evidence = loadEvidence(artifactsDir, op.Evidence, op.EvidenceUnavailable)
+	}
+	return ov
 }
 
 func errorOf(e *transport.OperationError) *errorView {

@@ -1,6 +1,7 @@
 // Package junittest checks JUnit XML against the rules of the Jenkins/Ant JUnit XSD that CI
-// systems read (GitHub and GitLab reporters, the Jenkins junit plugin), so tests of the writer
-// and of whole runs can assert a file is well-formed for them. Test support only.
+// systems read (GitHub and GitLab reporters, the Jenkins junit plugin), with Maven Surefire's
+// rerun and flaky elements, so tests of the writer and of whole runs can assert a file is
+// well-formed for them. Test support only.
 package junittest
 
 import (
@@ -15,8 +16,10 @@ import (
 )
 
 // The rules of the Jenkins/Ant JUnit XSD (windyroad/JUnit-Schema JUnit.xsd) with the
-// extensions CI tools read (<skipped>, testcase <system-out>/<system-err>, root attributes),
-// written as data so Check can walk the token stream against them.
+// extensions CI tools read (<skipped>, testcase <system-out>/<system-err>, root attributes,
+// and Surefire's <rerunFailure>, <rerunError>, <flakyFailure>, <flakyError> in the places of
+// surefire-test-report-3.0.xsd), written as data so Check can walk the token stream against
+// them.
 
 // particle is one step of an element's content sequence: one of names, min..max times
 // (max < 0: unbounded).
@@ -30,6 +33,20 @@ type elemRule struct {
 	optional []string
 	seq      []particle
 	text     bool // may hold non-whitespace character data
+	// children, when set, checks the element's children as a whole (counts by name) when it
+	// closes: rules a sequence cannot say.
+	children func(counts map[string]int) error
+}
+
+// rerunRule is Surefire's shape of a rerun or flaky element: the detail in <stackTrace>.
+var rerunRule = elemRule{
+	required: []string{"type"},
+	optional: []string{"message"},
+	seq: []particle{
+		{[]string{"stackTrace"}, 1, 1},
+		{[]string{"system-out"}, 0, 1},
+		{[]string{"system-err"}, 0, 1},
+	},
 }
 
 var schemaRules = map[string]elemRule{
@@ -52,16 +69,28 @@ var schemaRules = map[string]elemRule{
 	"testcase": {
 		required: []string{"name", "classname", "time"},
 		seq: []particle{
-			{[]string{"skipped", "error", "failure"}, 0, 1},
+			{[]string{"failure"}, 0, 1},
+			{[]string{"rerunFailure"}, 0, -1},
+			{[]string{"flakyFailure"}, 0, -1},
+			{[]string{"skipped"}, 0, 1},
+			{[]string{"error"}, 0, 1},
+			{[]string{"rerunError"}, 0, -1},
+			{[]string{"flakyError"}, 0, -1},
 			{[]string{"system-out"}, 0, 1},
 			{[]string{"system-err"}, 0, 1},
 		},
+		children: testcaseResults,
 	},
-	"failure":    {required: []string{"message", "type"}, text: true},
-	"error":      {required: []string{"message", "type"}, text: true},
-	"skipped":    {optional: []string{"message"}},
-	"system-out": {text: true},
-	"system-err": {text: true},
+	"rerunFailure": rerunRule,
+	"rerunError":   rerunRule,
+	"flakyFailure": rerunRule,
+	"flakyError":   rerunRule,
+	"stackTrace":   {text: true},
+	"failure":      {required: []string{"message", "type"}, text: true},
+	"error":        {required: []string{"message", "type"}, text: true},
+	"skipped":      {optional: []string{"message"}},
+	"system-out":   {text: true},
+	"system-err":   {text: true},
 }
 
 // Attribute value types from the XSD: counts and ids are non-negative integers, time is a
@@ -93,16 +122,37 @@ func checkAttrValue(elem, name, v string) error {
 	return nil
 }
 
+// testcaseResults: one result at most (the Ant XSD's choice); a flaky element only on a
+// testcase that passed (Surefire writes them for a pass on a rerun), a rerun element only on
+// one that failed or errored.
+func testcaseResults(n map[string]int) error {
+	results := n["failure"] + n["skipped"] + n["error"]
+	switch {
+	case results > 1:
+		return errors.New("<testcase>: more than one of <failure>, <skipped>, <error>")
+	case results > 0 && n["flakyFailure"]+n["flakyError"] > 0:
+		return errors.New("<testcase>: a flaky element on a testcase that did not pass")
+	case n["failure"]+n["error"] == 0 && n["rerunFailure"]+n["rerunError"] > 0:
+		return errors.New("<testcase>: a rerun element on a testcase that neither failed nor errored")
+	}
+	return nil
+}
+
 // open is an element being read: its rule and where it is in its sequence.
 type open struct {
-	name  string
-	rule  elemRule
-	pos   int // index into rule.seq
-	count int // occurrences of seq[pos] so far
+	name     string
+	rule     elemRule
+	pos      int            // index into rule.seq
+	count    int            // occurrences of seq[pos] so far
+	children map[string]int // children seen, by name
 }
 
 // accept advances o's sequence over a child element, skipping particles already satisfied.
 func (o *open) accept(child string) error {
+	if o.children == nil {
+		o.children = map[string]int{}
+	}
+	o.children[child]++
 	for o.pos < len(o.rule.seq) {
 		p := o.rule.seq[o.pos]
 		if contains(p.names, child) && (p.max < 0 || o.count < p.max) {
@@ -117,8 +167,14 @@ func (o *open) accept(child string) error {
 	return fmt.Errorf("<%s>: element <%s> not allowed here", o.name, child)
 }
 
-// finish checks the remaining particles' minimums when o closes.
+// finish checks the remaining particles' minimums, and the children as a whole, when o
+// closes.
 func (o *open) finish() error {
+	if o.rule.children != nil {
+		if err := o.rule.children(o.children); err != nil {
+			return err
+		}
+	}
 	for i := o.pos; i < len(o.rule.seq); i++ {
 		n := 0
 		if i == o.pos {

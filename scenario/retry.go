@@ -1,0 +1,62 @@
+package scenario
+
+import (
+	"context"
+	"strconv"
+)
+
+// runAttempts runs l once and, when that attempt failed or errored, again from the start —
+// hooks, managed server, a fresh browser session — up to retries more times, stopping at the
+// first pass (`run --retries`). It never retries one operation, nor a scenario that was
+// interrupted or whose run was cancelled. attempt runs attempt k (1 is the first).
+//
+// One attempt gives its report as it is. More give the last attempt's report, with status
+// flaky when it passed, the duration of all attempts, and every attempt listed in Attempts.
+func runAttempts(ctx context.Context, retries int, attempt func(k int) ScenarioReport) ScenarioReport {
+	var attempts []Attempt
+	var total int64
+	for k := 1; ; k++ {
+		sr := attempt(k)
+		total += sr.DurationMs
+		last := k > retries || !retryable(sr.Status) || ctx.Err() != nil
+		if k == 1 && last {
+			return sr
+		}
+		attempts = append(attempts, attemptOf(k, &sr))
+		if last {
+			sr.Attempts, sr.DurationMs = attempts, total
+			if sr.Status == StatusPassed {
+				sr.Status = StatusFlaky
+			}
+			return sr
+		}
+	}
+}
+
+// retryable: only a scenario that failed or errored runs again; an interrupted one was
+// stopped on purpose.
+func retryable(status string) bool { return status == StatusFailed || status == StatusError }
+
+// attemptOf keeps what one attempt's report says about its outcome.
+func attemptOf(k int, sr *ScenarioReport) Attempt {
+	a := Attempt{Attempt: k, Status: sr.Status, DurationMs: sr.DurationMs, Events: sr.Events, Error: sr.Error, Diagnostics: sr.Diagnostics}
+	for i := range sr.Operations {
+		if sr.Operations[i].Status == StatusFailed {
+			op := sr.Operations[i]
+			a.Operation = &op
+			break
+		}
+	}
+	return a
+}
+
+// AttemptRunDir is the run-id directory an attempt's artifacts go to in the scenario's store:
+// the run id for the first attempt (a run without retries looks as it always did), and
+// "<runId>.attempt-K" for attempt K of a retry, so no attempt's evidence or logs mix with
+// another's.
+func AttemptRunDir(runID string, k int) string {
+	if k <= 1 {
+		return runID
+	}
+	return runID + ".attempt-" + strconv.Itoa(k)
+}
