@@ -103,13 +103,13 @@ type ContextRef struct {
 type Egress struct {
 	// Subresources: "fail" (default) ends the operation with egress_denied; "report" only
 	// lists the refused request on the operation. A refused navigation always fails.
-	Subresources string `json:"subresources,omitempty"`
+	Subresources SubresourcesMode `json:"subresources,omitempty"`
 	// ServiceWorkers: "block" (default) refuses service worker registration and shared
 	// workers, because their fetches escape interception; "allow" opts in to both.
-	ServiceWorkers string `json:"serviceWorkers,omitempty"`
+	ServiceWorkers BlockOrAllow `json:"serviceWorkers,omitempty"`
 	// WebRTC: "block" (default) makes RTCPeerConnection throw, because ICE traffic (STUN,
 	// TURN, ICE checks) escapes interception; "allow" opts in (see docs/protocol.md "Egress").
-	WebRTC string `json:"webrtc,omitempty"`
+	WebRTC BlockOrAllow `json:"webrtc,omitempty"`
 }
 
 // Redaction lists what failure screenshots must mask besides password fields and fields a

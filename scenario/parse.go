@@ -120,15 +120,6 @@ func parse(data []byte, o Overrides) (*Loaded, error) {
 	if err := checkHooks(f.Hooks); err != nil {
 		return nil, err
 	}
-	if e := f.Egress; e != nil && e.Subresources != "" && e.Subresources != transport.SubresourcesFail && e.Subresources != transport.SubresourcesReport {
-		return nil, fail("egress.subresources", `expected "fail" or "report"`)
-	}
-	if e := f.Egress; e != nil && e.ServiceWorkers != "" && e.ServiceWorkers != "block" && e.ServiceWorkers != "allow" {
-		return nil, fail("egress.serviceWorkers", `expected "block" or "allow"`)
-	}
-	if e := f.Egress; e != nil && e.WebRTC != "" && e.WebRTC != "block" && e.WebRTC != "allow" {
-		return nil, fail("egress.webrtc", `expected "block" or "allow"`)
-	}
 	if v := f.Viewport; v != nil {
 		if err := v.Check(); err != nil {
 			return nil, fail("viewport", err.Error())

@@ -390,13 +390,13 @@ func (l *Loaded) sessionSpec() SessionSpec {
 	}
 	if e := l.Egress; e != nil {
 		if e.Subresources != "" {
-			spec.Subresources = e.Subresources
+			spec.Subresources = string(e.Subresources)
 		}
 		if e.ServiceWorkers != "" {
-			spec.ServiceWorkers = e.ServiceWorkers
+			spec.ServiceWorkers = string(e.ServiceWorkers)
 		}
 		if e.WebRTC != "" {
-			spec.WebRTC = e.WebRTC
+			spec.WebRTC = string(e.WebRTC)
 		}
 	}
 	return spec

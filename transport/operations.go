@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
 
 // The operation table: the one place that says what each protocol v1 operation is. Its
@@ -261,13 +262,22 @@ const (
 	WaitNone    = "none"    // one read
 )
 
+// WaitMode is assert's wait: WaitBounded or WaitNone; the zero value means WaitBounded.
+// In JSON the field is left out for the default: an explicit "" is refused, like any
+// other value that is not one of the two.
+type WaitMode string
+
+func (m *WaitMode) UnmarshalStrictJSON(raw []byte, path string) error {
+	return strictjson.DecodeOneOf(raw, (*string)(m), path, WaitBounded, WaitNone)
+}
+
 // Assert checks one read-only fact about a tab.
 type Assert struct {
 	op[Assert, AssertResult]
-	Tab   string `json:"tab,omitempty" handle:"tab"`
-	Kind  string `json:"kind" required:"true"`
-	Value string `json:"value" required:"true"`
-	Wait  string `json:"wait,omitempty"`
+	Tab   string   `json:"tab,omitempty" handle:"tab"`
+	Kind  string   `json:"kind" required:"true"`
+	Value string   `json:"value" required:"true"`
+	Wait  WaitMode `json:"wait,omitempty"`
 	// Not turns the assertion round: it holds while the fact does not (with wait
 	// "bounded", until the fact stops holding: a text that must disappear).
 	Not bool `json:"not,omitempty"`

@@ -1,6 +1,11 @@
 // visible_text.js: the text a person sees on the page, for `read` and `assert textContains`.
 // It runs in the worker's isolated world. It never returns input, textarea or select values,
 // password values, hidden or off-screen text, HTML, frame contents or script output.
+//
+// Separators follow what a person sees, as innerText does: a block boundary is a new line;
+// between two runs of one block, collapsed white space or a visible gap in the layout
+// (margin, padding, a button's border, a wrap to the next line) is one space, and runs that
+// touch (<b>Bold</b>ly) join into one word.
 function (maxChars) {
   // Elements whose text is never shown as page text (values, code, embedded documents).
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TEXTAREA', 'SELECT',
@@ -28,21 +33,48 @@ function (maxChars) {
     }
     return null;
   };
+  // The first or last box a text node is laid out in (one per line it spans).
+  const edgeBox = (node, last) => {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const boxes = range.getClientRects();
+    return boxes.length ? boxes[last ? boxes.length - 1 : 0] : null;
+  };
+  // apart says whether a person sees a gap between the end of text node a and the start of
+  // text node b: b starts on another line, or the gap is at least a sixth of b's font size
+  // (about half a space), so sub-pixel rounding between touching runs never splits a word.
+  const apart = (a, b) => {
+    const ra = edgeBox(a, true), rb = edgeBox(b, false);
+    if (!ra || !rb) return false;
+    if (rb.top >= ra.bottom || rb.bottom <= ra.top) return true;
+    const gap = Math.max(rb.left - ra.right, ra.left - rb.right);
+    if (gap < 1) return false;
+    return gap >= (parseFloat(getComputedStyle(b.parentElement).fontSize) || 16) / 6;
+  };
   const root = document.body || document.documentElement;
   const lines = [];
-  let line = '', block = null, total = 0, truncated = false;
+  // prev is the line's last text node; space says collapsed white space followed it.
+  let line = '', block = null, prev = null, space = false, total = 0, truncated = false;
   if (root) {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement;
       if (!el || !shown(el)) continue;
       const words = n.data.replace(/\s+/g, ' ');
-      if (words.trim() === '') continue;
+      if (words.trim() === '') {
+        // White space between two inline elements is rendered as one space.
+        if (prev) space = true;
+        continue;
+      }
       const b = blockOf(el);
-      if (b !== block && line.trim() !== '') { lines.push(line.trim()); line = ''; }
+      if (b !== block && line.trim() !== '') { lines.push(line.trim()); line = ''; prev = null; space = false; }
       block = b;
-      line += words;
-      total += words.length;
+      let sep = '';
+      if (prev && !line.endsWith(' ') && !words.startsWith(' ') && (space || apart(prev, n))) sep = ' ';
+      line += sep + words;
+      total += sep.length + words.length;
+      prev = n;
+      space = false;
       if (total > maxChars) { truncated = true; break; }
     }
   }
