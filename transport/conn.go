@@ -43,11 +43,12 @@ type Conn struct {
 	gone   func() string
 	broken func()
 
-	mu      sync.Mutex
-	pending map[string]chan responseFrame
-	dead    *OperationError // set once the worker is gone, broke the protocol or was closed
-	deadCh  chan struct{}
-	closing bool // Close began: the end of the worker's output is expected, not a crash
+	mu            sync.Mutex
+	pending       map[string]chan responseFrame
+	dead          *OperationError // set once the worker is gone, broke the protocol or was closed
+	deadCh        chan struct{}
+	closing       bool // Close began, or the worker answered close: the end of its output is expected, not a crash
+	answeredClose bool // the worker answered close: Close sends no second one
 
 	closeOnce sync.Once
 	closeErr  error
@@ -190,7 +191,7 @@ func (c *Conn) startClosing() (alive bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closing = true
-	return c.dead == nil
+	return c.dead == nil && !c.answeredClose
 }
 
 // Call sends one request and waits for its response, the operation's deadline, the caller's
@@ -240,7 +241,14 @@ func (c *Conn) Call(ctx context.Context, op Operation, octx *OperationContext) (
 	defer timer.Stop()
 	select {
 	case rf := <-ch:
-		return c.decode(op, rf)
+		res, err := c.decode(op, rf)
+		if err == nil && SpecOf(op).EndsSession {
+			// The worker closes after this answer: a close from Close would race its exit.
+			c.mu.Lock()
+			c.answeredClose, c.closing = true, true
+			c.mu.Unlock()
+		}
+		return res, err
 	case <-timer.C:
 		c.abandon(id)
 		return nil, c.waitEnded(op, CodeTimeout, fmt.Sprintf("no response within %s", deadline))

@@ -355,3 +355,26 @@ func TestConnClose(t *testing.T) {
 		})
 	}
 }
+
+// TestConnCloseAfterAnsweredClose: once the worker answered a close call it exits on its own;
+// Close sends no second close frame (it would race the exit), and the end of the worker's
+// output is not a crash.
+func TestConnCloseAfterAnsweredClose(t *testing.T) {
+	c, p := dial(t, ConnOptions{Gone: func() string { return "must not be used: the worker answered close" }})
+	called := make(chan error, 1)
+	go func() { _, err := c.Call(context.Background(), &Close{}, nil); called <- err }()
+	rf := p.request(t, OpClose)
+	p.send(t, `{"v":1,"id":"`+rf.ID+`","result":{"closed":true},"posture":"ok"}`+"\n")
+	if err := <-called; err != nil {
+		t.Fatal(err)
+	}
+	_ = p.out.Close()
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !p.closed(t) {
+		t.Fatal("Close wrote a second close frame after the worker answered close")
+	}
+	_, err := c.Call(context.Background(), &ListTabs{}, nil)
+	wantError(t, err, CodeSessionEnded, NotAttempted, RetryNever, OpListTabs, "the worker is gone: the client is closed")
+}
