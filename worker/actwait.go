@@ -37,7 +37,9 @@ func (w *Worker) awaitTarget(ctx context.Context, t *tab, r *transport.Act) (rea
 		var ny *notYet
 		switch {
 		case errors.As(err, &ny):
-			last = ny
+			if last == nil || wctx.Err() == nil {
+				last = ny // a look the wait's end cut short keeps the reason before it
+			}
 		case last != nil && wctx.Err() != nil && !errors.Is(ctx.Err(), context.Canceled):
 			return ready{}, last.after(wait) // the wait ended inside a look
 		default:
