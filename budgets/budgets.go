@@ -53,7 +53,8 @@ func WorkerReady() Budget { return workerReady }
 // Request bounds one call that has no budget of its own, and a whole act.
 func Request() Budget { return request }
 
-// ActionVerification bounds an act's wait for its effect.
+// ActionVerification bounds an act's wait for its target to appear and become actionable,
+// and then its wait for its effect.
 func ActionVerification() Budget { return actionVerification }
 
 // ReadWait bounds read and a bounded assert.

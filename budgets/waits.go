@@ -18,8 +18,8 @@ const (
 	ObserveReserve = 300 * time.Millisecond
 	// AssertPoll is how often a bounded assertion reads the page again.
 	AssertPoll = 100 * time.Millisecond
-	// ActPoll is how often an act reads an element's state again while it waits for the
-	// element to become actionable or for the action's effect.
+	// ActPoll is how often an act looks for its target and reads its state again while it
+	// waits for the target to appear and become actionable, or for the action's effect.
 	ActPoll = 50 * time.Millisecond
 )
 

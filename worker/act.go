@@ -2,7 +2,7 @@ package worker
 
 import (
 	"context"
-
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -19,29 +19,25 @@ import (
 var _ = handlesTab((*Worker).act)
 
 // act performs one action on one element with real input events, then observes the state
-// the action should change within the action-verification budget. It never retries.
+// the action should change within the action-verification budget. Before the action it
+// waits, within the same budget, for the target to be there and actionable (actwait.go);
+// the action itself is never retried.
 func (w *Worker) act(ctx context.Context, t *tab, r *transport.Act, _ policy.Policy) (transport.Result, error) {
 	defer w.acceptDialogs(t, r.Dialog, r.PromptText)()
 	ctx, cancel := context.WithTimeout(ctx, transport.RequestBudget(ctx)) // the frame's timeoutMs, else 10 s
 	defer cancel()
-	el, err := w.locate(ctx, t, r.Target)
+	tg, err := w.awaitTarget(ctx, t, r)
 	if err != nil {
 		return nil, err
 	}
-	st, err := w.readState(ctx, t, el)
-	if err != nil {
-		return nil, w.cdpFailure(transport.OpAct, transport.NotAttempted, err)
-	}
-	if err := actionable(r, el, st); err != nil {
-		return nil, err
-	}
+	el, st := tg.el, tg.st
 	receipt := transport.Receipt{Action: r.Action, Ref: el.Ref, Role: el.Role, Name: el.Name}
 	var mut transport.MutationState
 	switch r.Action {
 	case transport.ActClick:
-		mut, err = w.click(ctx, t, el)
+		mut, err = w.click(ctx, t, el, tg.at)
 	case transport.ActCheck, transport.ActUncheck:
-		mut, err = w.setChecked(ctx, t, el, st, r.Action == transport.ActCheck, &receipt)
+		mut, err = w.setChecked(ctx, t, el, st, tg.at, r.Action == transport.ActCheck, &receipt)
 	case transport.ActType:
 		n := r.Text.Len()
 		receipt.TypedLength = &n
@@ -64,17 +60,22 @@ func (w *Worker) act(ctx context.Context, t *tab, r *transport.Act, _ policy.Pol
 	return &transport.ActResult{Tab: string(t.id), Receipt: receipt, MutationState: mut, DocumentID: t.documentID()}, nil
 }
 
-// actionable refuses, before anything is dispatched, an element the action cannot use.
+// actionable refuses, before anything is dispatched, an element the action cannot use. What
+// may change while the act waits (attached, visible, enabled, editable) is a *notYet; what
+// the element is (not a checkbox, not a select, a radio to uncheck) is refused at once. A
+// ref's element that left the page cannot come back.
 func actionable(r *transport.Act, el *element, st elementState) error {
 	switch {
-	case !st.Connected:
+	case !st.Connected && r.Target.Ref != "":
 		return actError(transport.CodeElementNotFound, "%s is no longer in the page", el.Ref)
+	case !st.Connected:
+		return &notYet{code: transport.CodeElementNotFound, msg: fmt.Sprintf("%s is no longer in the page", el.Ref)}
 	case !st.Visible && r.Action != transport.ActUpload:
-		return actError(transport.CodeElementNotActionable, "%s %s %q is not visible", el.Ref, el.Role, el.Name)
+		return notActionable(el, "is not visible")
 	case !st.Enabled:
-		return actError(transport.CodeElementNotActionable, "%s %s %q is disabled", el.Ref, el.Role, el.Name)
+		return notActionable(el, "is disabled")
 	case r.Action == transport.ActType && !st.Editable:
-		return actError(transport.CodeElementNotActionable, "%s %s %q is not an editable text field", el.Ref, el.Role, el.Name)
+		return notActionable(el, "is not an editable text field")
 	case (r.Action == transport.ActCheck || r.Action == transport.ActUncheck) && !st.Checkable:
 		return actError(transport.CodeElementNotActionable, "%s %s %q is not a checkbox or radio", el.Ref, el.Role, el.Name)
 	case r.Action == transport.ActUncheck && st.Type == "radio":
@@ -108,15 +109,12 @@ func (w *Worker) landed(ctx context.Context, t *tab, el *element, typ string) bo
 	return n > 0
 }
 
-func (w *Worker) click(ctx context.Context, t *tab, el *element) (transport.MutationState, error) {
-	x, y, err := w.clickPoint(ctx, t, el)
-	if err != nil {
-		return "", err
-	}
+// click clicks at the element's click point that awaitTarget found free.
+func (w *Worker) click(ctx context.Context, t *tab, el *element, at point) (transport.MutationState, error) {
 	if err := w.call(ctx, t, el, watchFn, nil, "click"); err != nil {
 		return "", w.cdpFailure(transport.OpAct, transport.NotAttempted, err)
 	}
-	if err := w.mouseClick(ctx, t, x, y); err != nil {
+	if err := w.mouseClick(ctx, t, at.x, at.y); err != nil {
 		return "", err
 	}
 	if w.landed(ctx, t, el, "click") {
@@ -140,12 +138,12 @@ func (w *Worker) mouseClick(ctx context.Context, t *tab, x, y float64) error {
 	return nil
 }
 
-func (w *Worker) setChecked(ctx context.Context, t *tab, el *element, st elementState, want bool, rc *transport.Receipt) (transport.MutationState, error) {
+func (w *Worker) setChecked(ctx context.Context, t *tab, el *element, st elementState, at point, want bool, rc *transport.Receipt) (transport.MutationState, error) {
 	if st.Checked == want {
 		rc.Checked = boolString(want)
 		return transport.Verified, nil // already so: nothing to do, nothing done
 	}
-	if _, err := w.click(ctx, t, el); err != nil {
+	if _, err := w.click(ctx, t, el, at); err != nil {
 		return "", err
 	}
 	got, ok := w.pollState(ctx, t, el, func(s elementState) bool { return s.Checked == want })

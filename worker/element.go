@@ -27,7 +27,8 @@ type element struct {
 // locate resolves an act target. A ref must come from the tab's current document: refs are
 // numbered across the whole worker, so one issued for another tab or an earlier document is
 // refused stale_document (refs.go), never resolved here. Role and name must match exactly
-// one element. Nothing reaches the page here.
+// one element. Nothing reaches the page here. What waiting may cure (no match yet, a match
+// that left the page) is a *notYet: the act looks again (actwait.go).
 func (w *Worker) locate(ctx context.Context, t *tab, tg transport.Target) (*element, error) {
 	t.mu.Lock()
 	loader, refs := t.loader, t.refs
@@ -58,7 +59,7 @@ func (w *Worker) locate(ctx context.Context, t *tab, tg transport.Target) (*elem
 		found := outline.Find(frames, tg.Role, tg.Name, exact)
 		switch len(found) {
 		case 0:
-			return nil, actError(transport.CodeElementNotFound, "no %s named %q", tg.Role, tg.Name)
+			return nil, &notYet{code: transport.CodeElementNotFound, msg: fmt.Sprintf("no %s named %q", tg.Role, tg.Name), appeared: true}
 		case 1:
 			el = found[0]
 		default:
@@ -70,13 +71,20 @@ func (w *Worker) locate(ctx context.Context, t *tab, tg transport.Target) (*elem
 		rt.remember([]outline.Element{el})
 		t.mu.Unlock()
 	}
+	// A ref names one node, which cannot come back; a role and name are looked up again.
+	gone := func(format string) error {
+		if tg.Ref != "" {
+			return actError(transport.CodeElementNotFound, format, el.Ref, el.Role)
+		}
+		return &notYet{code: transport.CodeElementNotFound, msg: fmt.Sprintf(format, el.Ref, el.Role)}
+	}
 	c, err := t.client(el.Session)
 	if err != nil {
-		return nil, actError(transport.CodeElementNotFound, "%s %s is in a frame that has gone", el.Ref, el.Role)
+		return nil, gone("%s %s is in a frame that has gone")
 	}
 	obj, err := w.resolve(ctx, t, el.Session, c, el.Backend)
 	if err != nil {
-		return nil, actError(transport.CodeElementNotFound, "%s %s is no longer in the page", el.Ref, el.Role)
+		return nil, gone("%s %s is no longer in the page")
 	}
 	return &element{Element: el, c: c, object: obj}, nil
 }
@@ -161,25 +169,26 @@ func (w *Worker) readState(ctx context.Context, t *tab, el *element) (elementSta
 }
 
 // clickPoint scrolls the element into view and returns the centre of its first content quad
-// in the tab's viewport, refusing when another element would receive a click there. In an
+// in the tab's viewport, refusing (a *notYet: an overlay may go, a box may come) when another
+// element would receive a click there. In an
 // out-of-process frame the point is checked twice over: inside the frame against the
 // element, and in each parent against the frame's <iframe>.
 func (w *Worker) clickPoint(ctx context.Context, t *tab, el *element) (float64, float64, error) {
 	_ = el.c.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetBackendNodeID(el.Backend))
 	q, err := el.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetBackendNodeID(el.Backend))
 	if err != nil || len(q.Quads) == 0 || len(q.Quads[0]) != 8 {
-		return 0, 0, actError(transport.CodeElementNotActionable, "%s %s %q has no box to click", el.Ref, el.Role, el.Name)
+		return 0, 0, notActionable(el, "has no box to click")
 	}
 	quad := q.Quads[0]
 	local := point{(quad[0] + quad[2] + quad[4] + quad[6]) / 4, (quad[1] + quad[3] + quad[5] + quad[7]) / 4}
-	covered := actError(transport.CodeElementNotActionable, "%s %s %q is covered by another element at its click point", el.Ref, el.Role, el.Name)
+	covered := notActionable(el, "is covered by another element at its click point")
 	var onTop bool
 	if err := w.call(ctx, t, el, hitTestFn, &onTop, local.x, local.y); err != nil || !onTop {
 		return 0, 0, covered
 	}
 	off, err := t.offset(ctx, el.Session)
 	if err != nil {
-		return 0, 0, actError(transport.CodeElementNotActionable, "%s %s %q is in a frame whose place on the page cannot be read", el.Ref, el.Role, el.Name)
+		return 0, 0, notActionable(el, "is in a frame whose place on the page cannot be read")
 	}
 	x, y := local.x+off.x, local.y+off.y
 	if ok, err := w.framesOnTop(ctx, t, el.Session, x, y); err != nil || !ok {

@@ -1,0 +1,119 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// ready is an act's target when the action may start: located, actionable, and, for an
+// action that clicks, with a click point nothing covers.
+type ready struct {
+	el *element
+	st elementState
+	at point
+}
+
+// awaitTarget locates the act's target and checks that the action can use it, and does both
+// again every budgets.ActPoll while what stands in the way is something waiting may cure (a
+// *notYet: no match yet, hidden, disabled, covered), like a bounded assert. The wait is the
+// action-verification budget, or the request budget when that is shorter. Only locating and
+// read-only checks repeat; nothing here dispatches input, so a target that never became ready
+// fails not_attempted. What waiting cannot cure fails at once: a stale or unknown ref, two
+// matches (they will not become one), an element of the wrong kind, a failed DevTools call.
+func (w *Worker) awaitTarget(ctx context.Context, t *tab, r *transport.Act) (ready, error) {
+	wait := min(budgets.ActionVerification().Default, transport.RequestBudget(ctx))
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	var last *notYet
+	for {
+		rd, err := w.readyTarget(wctx, t, r)
+		if err == nil {
+			return rd, nil
+		}
+		var ny *notYet
+		switch {
+		case errors.As(err, &ny):
+			if last == nil || wctx.Err() == nil {
+				last = ny // a look the wait's end cut short keeps the reason before it
+			}
+		case last != nil && wctx.Err() != nil && !errors.Is(ctx.Err(), context.Canceled):
+			return ready{}, last.after(wait) // the wait ended inside a look
+		default:
+			return ready{}, err
+		}
+		select {
+		case <-time.After(budgets.ActPoll):
+		case <-wctx.Done():
+			if errors.Is(ctx.Err(), context.Canceled) {
+				return ready{}, w.cdpFailure(transport.OpAct, transport.NotAttempted, ctx.Err())
+			}
+			return ready{}, last.after(wait)
+		}
+	}
+}
+
+// readyTarget looks once: locate, read the element's state, check it, find its click point.
+func (w *Worker) readyTarget(ctx context.Context, t *tab, r *transport.Act) (ready, error) {
+	el, err := w.locate(ctx, t, r.Target)
+	if err != nil {
+		return ready{}, err
+	}
+	st, err := w.readState(ctx, t, el)
+	if err != nil {
+		return ready{}, w.cdpFailure(transport.OpAct, transport.NotAttempted, err)
+	}
+	if err := actionable(r, el, st); err != nil {
+		return ready{}, err
+	}
+	rd := ready{el: el, st: st}
+	if clicks(r, st) {
+		x, y, err := w.clickPoint(ctx, t, el)
+		if err != nil {
+			return ready{}, err
+		}
+		rd.at = point{x, y}
+	}
+	return rd, nil
+}
+
+// clicks reports whether the action will click the element: a click, or a check or uncheck
+// that changes its state.
+func clicks(r *transport.Act, st elementState) bool {
+	switch r.Action {
+	case transport.ActClick:
+		return true
+	case transport.ActCheck, transport.ActUncheck:
+		return st.Checked != (r.Action == transport.ActCheck)
+	}
+	return false
+}
+
+// notYet is why an act's target is not ready that waiting may cure. It never leaves the
+// worker: when the wait ends, after turns it into the act's error.
+type notYet struct {
+	code transport.Code
+	msg  string // what is not so: `no button named "Save"`, `e3 button "Save" is disabled`
+	// appeared: msg names something that never appeared ("… appeared within 3s"), not a
+	// state that never changed ("…; waited 3s").
+	appeared bool
+}
+
+func (n *notYet) Error() string { return n.msg }
+
+// after is the act's error once it waited d in vain: still element_not_found or
+// element_not_actionable, naming what never happened and how long it waited.
+func (n *notYet) after(d time.Duration) error {
+	if n.appeared {
+		return actError(n.code, "%s appeared within %s", n.msg, d)
+	}
+	return actError(n.code, "%s; waited %s", n.msg, d)
+}
+
+// notActionable is a found element that the action cannot use yet.
+func notActionable(el *element, why string) *notYet {
+	return &notYet{code: transport.CodeElementNotActionable, msg: el.Ref + " " + el.Role + " " + quote(el.Name) + " " + why}
+}
