@@ -16,13 +16,25 @@ import (
 // into a no-op. A guard that fails (a cross-origin window, a second run over a property
 // already made non-configurable) leaves the others to run.
 //
-// Not covered by the open() hook: a frame the opener creates inside such a popup in the same
-// task (popup[0]), which no script hook can reach; the worker guards the popup's documents
-// only once it has attached to it.
+// A frame's window is guarded the same way as its parent reaches it through the iframe
+// element (contentWindow, contentDocument): a same-origin about:blank frame a script creates
+// and reads in one task, whose own document guard may come a moment later. Not covered by
+// these hooks: a frame reached by index (frames[0], window[0]) in that same task, which no
+// script hook can intercept; its own document guard is then all that holds it.
 const guardsJS = `(() => {
   const define = Object.defineProperty, getPrototypeOf = Object.getPrototypeOf, apply = Reflect.apply;
+  const describe = Object.getOwnPropertyDescriptor;
+  const seen = new WeakSet(), has = WeakSet.prototype.has, add = WeakSet.prototype.add;
   const guards = [%GUARDS%];
   const guard = function (win) {
+    // Once per document (a window keeps its WindowProxy across navigations; its next
+    // document is guarded anew). A cross-origin window's document cannot be read: its
+    // guards could not be applied either.
+    try {
+      const doc = win.document;
+      if (apply(has, seen, [doc])) return;
+      apply(add, seen, [doc]);
+    } catch (e) { return; }
     for (const g of guards) {
       try { g(win); } catch (e) {}
     }
@@ -34,6 +46,25 @@ const guardsJS = `(() => {
         return opened;
       }, writable: true, configurable: true, enumerable: true});
     } catch (e) {}
+    // A frame's window as its parent reaches it (iframe.contentWindow, contentDocument) is
+    // guarded before the parent gets it: a script that creates an about:blank frame and
+    // reads its window in the same task would otherwise outrun the new document's guard.
+    for (const name of ['HTMLIFrameElement', 'HTMLFrameElement']) {
+      try {
+        const proto = win[name].prototype;
+        const cw = describe(proto, 'contentWindow'), cd = describe(proto, 'contentDocument');
+        define(proto, 'contentWindow', {get: function () {
+          const w = apply(cw.get, this, []);
+          if (w) guard(w);
+          return w;
+        }, configurable: true, enumerable: true});
+        define(proto, 'contentDocument', {get: function () {
+          const d = apply(cd.get, this, []);
+          if (d && d.defaultView) guard(d.defaultView);
+          return d;
+        }, configurable: true, enumerable: true});
+      } catch (e) {}
+    }
   };
   guard(globalThis);
 })();`
