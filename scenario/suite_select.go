@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -43,6 +44,9 @@ func (sh Shard) Pick(files []string) []string {
 
 // Grep keeps the scenarios whose id matches pattern (--grep, Go regexp syntax; "" keeps
 // all). A pattern that matches none is an error: a typo would otherwise pass a CI job.
+// ErrNoMatch is Grep's refusal when the pattern matches no scenario (errors.Is).
+var ErrNoMatch = errors.New("no scenario matches")
+
 func Grep(pattern string, loaded []*Loaded) ([]*Loaded, error) {
 	if pattern == "" {
 		return loaded, nil
@@ -58,7 +62,7 @@ func Grep(pattern string, loaded []*Loaded) ([]*Loaded, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("--grep %q matches no scenario id", pattern)
+		return nil, fmt.Errorf("--grep %q matches no scenario id: %w", pattern, ErrNoMatch)
 	}
 	return out, nil
 }

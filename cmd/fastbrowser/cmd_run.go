@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	goruntime "runtime"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 func runCommand(st *state) *cli.Command {
@@ -61,13 +63,20 @@ func runCommand(st *state) *cli.Command {
 				}
 			}
 			if len(errs) > 0 {
+				if c.Bool("json") {
+					printInvalidJSON(st, errs)
+				}
 				for _, e := range errs {
 					fmt.Fprintln(st.stderr, e)
 				}
 				return exitWith(exitInvalid, "%d invalid scenario file(s); nothing ran", len(errs))
 			}
 			if loaded, err = scenario.Grep(c.String("grep"), loaded); err != nil {
-				return usageError("%v", err)
+				// In one shard of many, no match is an empty shard (another shard has them).
+				if !errors.Is(err, scenario.ErrNoMatch) || sh.Total <= 1 {
+					return usageError("%v", err)
+				}
+				loaded = nil
 			}
 			out := c.String("out")
 			if err := prepareOutDir(out); err != nil {
@@ -112,12 +121,7 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 			Report     string          `json:"report"`
 		}{scenario.ReportVersion, rep.Status, counts, rep.DurationMs, reportPath})
 	} else {
-		flaky := ""
-		if counts.Flaky > 0 {
-			flaky = fmt.Sprintf(", %d flaky", counts.Flaky)
-		}
-		fmt.Fprintf(ro.st.stdout, "\n%d passed%s, %d failed, %d error in %.1fs\nreport: %s\n",
-			counts.Passed, flaky, counts.Failed, counts.Error, float64(rep.DurationMs)/1000, reportPath)
+		fmt.Fprintf(ro.st.stdout, "\n%s in %.1fs\nreport: %s\n", summaryCounts(rep), float64(rep.DurationMs)/1000, reportPath)
 		if counts.Failed+counts.Error+counts.Flaky > 0 { // a flaky scenario's failed attempts are worth a look too
 			fmt.Fprintf(ro.st.stdout, "html:   %s\n", filepath.Join(out, "report.html"))
 		}
@@ -162,4 +166,53 @@ func printScenario(st *state, sr scenario.ScenarioReport) {
 	if sr.Error != nil {
 		fmt.Fprintf(st.stdout, "      %s: %s\n", sr.Error.Code, sr.Error.Message)
 	}
+}
+
+// summaryCounts is the summary line's tally: passed, failed and error always; flaky,
+// skipped and interrupted when there are any (interrupted are not counted as errors here).
+func summaryCounts(rep *scenario.Report) string {
+	counts := rep.Count()
+	interrupted := 0
+	for _, s := range rep.Scenarios {
+		if s.Status == scenario.StatusInterrupted {
+			interrupted++
+		}
+	}
+	line := fmt.Sprintf("%d passed", counts.Passed)
+	if counts.Flaky > 0 {
+		line += fmt.Sprintf(", %d flaky", counts.Flaky)
+	}
+	line += fmt.Sprintf(", %d failed, %d error", counts.Failed, counts.Error-interrupted)
+	if counts.Skipped > 0 {
+		line += fmt.Sprintf(", %d skipped", counts.Skipped)
+	}
+	if interrupted > 0 {
+		line += fmt.Sprintf(", %d interrupted", interrupted)
+	}
+	return line
+}
+
+// printInvalidJSON is --json's one object when files are invalid and nothing ran: each
+// refusal with its file, path, code and message.
+func printInvalidJSON(st *state, errs []error) {
+	type refusal struct {
+		File    string         `json:"file,omitempty"`
+		Path    string         `json:"path,omitempty"`
+		Code    transport.Code `json:"code"`
+		Message string         `json:"message"`
+	}
+	out := struct {
+		Version int       `json:"version"`
+		Status  string    `json:"status"`
+		Errors  []refusal `json:"errors"`
+	}{Version: scenario.ReportVersion, Status: "invalid"}
+	for _, e := range errs {
+		var ve *scenario.ValidationError
+		if errors.As(e, &ve) {
+			out.Errors = append(out.Errors, refusal{File: ve.File, Path: ve.Path, Code: ve.Code, Message: ve.Message})
+			continue
+		}
+		out.Errors = append(out.Errors, refusal{Code: transport.CodeInvalidRequest, Message: e.Error()})
+	}
+	_ = json.NewEncoder(st.stdout).Encode(out)
 }

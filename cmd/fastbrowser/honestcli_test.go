@@ -1,0 +1,55 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
+)
+
+// TestRunJSONWithInvalidFiles: with --json, invalid files still give one JSON object on
+// stdout (status invalid, each refusal's file, path, code and message), and exit 2.
+func TestRunJSONWithInvalidFiles(t *testing.T) {
+	dir := t.TempDir()
+	f := writeScenario(t, dir, "bad.json", `{"version": 1, "id": "bad", "operations": [{"op": "navigate", "request": {"url": 7}}]}`)
+	res := runCLI(t, nil, "run", "--json", "--out", filepath.Join(dir, "out"), f)
+	var out struct {
+		Status string
+		Errors []struct{ File, Path, Code, Message string }
+	}
+	if res.code != 2 || json.Unmarshal([]byte(res.stdout), &out) != nil || strings.Count(res.stdout, "\n") != 1 {
+		t.Fatalf("exit %d, stdout %q", res.code, res.stdout)
+	}
+	if out.Status != "invalid" || len(out.Errors) != 1 || out.Errors[0].File != f || out.Errors[0].Path != "operations[0].request.url" || out.Errors[0].Code != "invalid_request" {
+		t.Fatalf("json %+v", out)
+	}
+}
+
+// TestShardWithoutGrepMatchIsEmpty: --grep matching nothing in this shard (but something in
+// another) is an empty shard: exit 0, as an empty shard is; without --shard it stays exit 2.
+// The summary counts skipped scenarios.
+func TestShardWithoutGrepMatchIsEmpty(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	dir := t.TempDir()
+	for _, id := range []string{"alpha", "beta", "gamma"} {
+		writeScenario(t, dir, id+".json", fmt.Sprintf(`{
+  "version": 1, "id": %q,
+  "fixture": {"baseUrl": %q, "server": {"mode": "external", "readiness": {"url": %q}}},
+  "operations": [{"op": "assert", "request": {"kind": "url", "value": "/nowhere", "wait": "none"}}]}`, id, site.URL, site.URL+"/health"))
+	}
+	res := runCLI(t, nil, "run", "--shard", "1/2", "--grep", "^beta$", "--out", filepath.Join(dir, "out1"), dir)
+	if res.code != 0 || !strings.Contains(res.stdout, "shard 1/2 has no scenario files") {
+		t.Fatalf("shard 1/2: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if res := runCLI(t, nil, "run", "--grep", "^delta$", "--out", filepath.Join(dir, "out2"), dir); res.code != 2 {
+		t.Fatalf("no match unsharded: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	res = runCLI(t, nil, "run", "--fail-fast", "--jobs", "1", "--shard", "1/2", "--out", filepath.Join(dir, "out3"), dir)
+	if res.code != 1 || !strings.Contains(res.stdout, "0 passed, 1 failed, 0 error, 1 skipped in ") {
+		t.Fatalf("fail-fast summary: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+}
