@@ -67,35 +67,43 @@ func (r *Runtime) commitEvidence(runID string, res *transport.CaptureEvidenceRes
 	out := *res
 	out.Payloads, out.Artifacts = nil, nil
 	out.Unavailable = append([]transport.UnavailablePart{}, res.Unavailable...)
-	miss := func(part string, code transport.Code, msg string) {
-		out.Unavailable = append(out.Unavailable, transport.UnavailablePart{Part: part, Code: code, Message: msg})
-	}
 	for _, p := range res.Payloads {
-		data, err := base64.StdEncoding.DecodeString(p.DataBase64)
-		if err != nil || p.Encoding != "base64" || len(data) != p.ByteLength {
-			miss(p.Kind, transport.CodeProtocolError, "the worker sent a malformed payload")
+		meta, miss := r.keepPayload(runID, p, res.Redaction)
+		if miss != nil {
+			out.Unavailable = append(out.Unavailable, *miss)
 			continue
 		}
-		truncated := p.Truncated
-		if p.Kind == transport.PartScreenshot {
-			if res.Redaction == nil || !res.Redaction.Proven {
-				miss(p.Kind, transport.CodeRedactionNotProven, "screenshot not kept: the redaction was not proven")
-				continue
-			}
-		} else {
-			data = r.secrets.ScrubJSON(data) // the store cuts diagnostics to their limit
-		}
-		meta, err := r.evidence.Store.Put(runID, r.evidence.Owner, p.Kind, data, truncated)
-		switch {
-		case errors.Is(err, artifacts.ErrTooLarge):
-			miss(p.Kind, transport.CodeArtifactTooLarge, "over the size limit: not kept")
-		case err != nil:
-			miss(p.Kind, storeFailureCode(err), "could not be written to the artifact store: "+artifacts.Cause(err))
-		default:
-			out.Artifacts = append(out.Artifacts, meta)
-		}
+		out.Artifacts = append(out.Artifacts, meta)
 	}
 	return &out
+}
+
+// keepPayload writes one payload of the worker's to the store: a screenshot only with a
+// proven redaction, diagnostics scrubbed of secrets first (the store cuts them to their
+// limit). A payload it cannot keep comes back as the unavailable part saying why.
+func (r *Runtime) keepPayload(runID string, p transport.ArtifactPayload, proof *transport.RedactionProof) (transport.ArtifactMeta, *transport.UnavailablePart) {
+	miss := func(code transport.Code, msg string) (transport.ArtifactMeta, *transport.UnavailablePart) {
+		return transport.ArtifactMeta{}, &transport.UnavailablePart{Part: p.Kind, Code: code, Message: msg}
+	}
+	data, err := base64.StdEncoding.DecodeString(p.DataBase64)
+	if err != nil || p.Encoding != "base64" || len(data) != p.ByteLength {
+		return miss(transport.CodeProtocolError, "the worker sent a malformed payload")
+	}
+	if p.Kind == transport.PartScreenshot {
+		if proof == nil || !proof.Proven {
+			return miss(transport.CodeRedactionNotProven, "screenshot not kept: the redaction was not proven")
+		}
+	} else {
+		data = r.secrets.ScrubJSON(data)
+	}
+	meta, err := r.evidence.Store.Put(runID, r.evidence.Owner, p.Kind, data, p.Truncated)
+	switch {
+	case errors.Is(err, artifacts.ErrTooLarge):
+		return miss(transport.CodeArtifactTooLarge, "over the size limit: not kept")
+	case err != nil:
+		return miss(storeFailureCode(err), "could not be written to the artifact store: "+artifacts.Cause(err))
+	}
+	return meta, nil
 }
 
 // storeFailureCode: an artifact that did not fit (file-size limit, no space or quota left)
