@@ -110,11 +110,17 @@ func hasMarker(pid int, marker string) bool {
 	}
 }
 
-// killTree SIGKILLs every marked process until a scan finds none (a process may fork
-// between a scan and its kill), or until deadline.
+// killTree SIGKILLs every marked process until two scans a poll apart find none (a process
+// may fork between a scan and its kill, and one caught in the middle of exec reads an empty
+// environment for that moment: one empty scan alone proves nothing), or until deadline.
 func killTree(marker string, deadline time.Time) error {
-	for signalTree(marker, syscall.SIGKILL) > 0 {
-		if time.Now().After(deadline) {
+	for empty := 0; empty < 2; {
+		if signalTree(marker, syscall.SIGKILL) > 0 {
+			empty = 0
+		} else {
+			empty++
+		}
+		if empty == 0 && time.Now().After(deadline) {
 			return errors.New("process: descendants that left the group still running after SIGKILL")
 		}
 		time.Sleep(budgets.ProcessPoll)
@@ -122,9 +128,15 @@ func killTree(marker string, deadline time.Time) error {
 	return nil
 }
 
-// awaitTreeGone waits, until deadline, for every marked process to exit.
+// awaitTreeGone waits, until deadline, for every marked process to exit: two scans a poll
+// apart that find none (see killTree).
 func awaitTreeGone(marker string, deadline time.Time) {
-	for len(markedPids(marker)) > 0 && time.Now().Before(deadline) {
+	for empty := 0; empty < 2 && time.Now().Before(deadline); {
+		if len(markedPids(marker)) > 0 {
+			empty = 0
+		} else {
+			empty++
+		}
 		time.Sleep(budgets.TreePoll)
 	}
 }

@@ -5,6 +5,8 @@ package process
 import (
 	"bufio"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -158,6 +160,22 @@ func TestTrackTreeMarksEnvironment(t *testing.T) {
 	_ = p.Stop(time.Second)
 }
 
+// awaitExec waits (bounded) until pid runs path: until then it may be in the middle of exec,
+// when its environment reads empty.
+func awaitExec(t *testing.T, pid int, path string) {
+	t.Helper()
+	want, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !proctest.PollUntil(5*time.Second, func() bool {
+		got, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
+		return err == nil && got == want
+	}) {
+		t.Fatalf("pid %d does not run %s", pid, want)
+	}
+}
+
 // hasMarker matches whole entries only, also across its read chunks and at either end.
 func TestHasMarkerWholeEntries(t *testing.T) {
 	t.Parallel()
@@ -177,6 +195,7 @@ func TestHasMarkerWholeEntries(t *testing.T) {
 	}
 	for i, c := range cases {
 		p := start(t, Spec{Path: "/bin/sleep", Args: []string{"300"}, Env: c.env})
+		awaitExec(t, p.Pid(), "/bin/sleep")
 		if got := hasMarker(p.Pid(), marker); got != c.want {
 			t.Errorf("case %d: hasMarker = %t, want %t", i, got, c.want)
 		}
