@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -27,8 +28,9 @@ type quickstartFile struct {
 		Server  struct {
 			Mode  string `json:"mode"`
 			Start struct {
-				Command string   `json:"command"`
-				Args    []string `json:"args"`
+				Command string                     `json:"command"`
+				Args    []string                   `json:"args"`
+				Env     map[string]json.RawMessage `json:"env"`
 			} `json:"start"`
 			Readiness struct {
 				URL            string `json:"url"`
@@ -40,35 +42,51 @@ type quickstartFile struct {
 		ID      string `json:"id"`
 		Op      string `json:"op"`
 		Request struct {
-			URL    string          `json:"url"`
-			Kind   string          `json:"kind"`
-			Value  string          `json:"value"`
-			Wait   string          `json:"wait"`
-			Select json.RawMessage `json:"select"`
-			Tab    *struct {
-				Source    string `json:"source"`
-				Operation struct {
-					ID string `json:"id"`
-				} `json:"operation"`
-				Result string `json:"result"`
-				Index  int    `json:"index"`
-			} `json:"tab"`
+			URL       string          `json:"url"`
+			Kind      string          `json:"kind"`
+			Value     string          `json:"value"`
+			Wait      string          `json:"wait"`
+			TimeoutMs int             `json:"timeoutMs"`
+			Select    json.RawMessage `json:"select"`
+			Tab       *tabRef         `json:"tab"`
+			Opener    *tabRef         `json:"opener"`
+			Action    string          `json:"action"`
+			Target    struct {
+				Role string `json:"role"`
+				Name string `json:"name"`
+			} `json:"target"`
+			Text   json.RawMessage `json:"text"`
+			Option string          `json:"option"`
 		} `json:"request"`
 	} `json:"operations"`
+}
+
+type tabRef struct {
+	Source    string `json:"source"`
+	Operation struct {
+		ID string `json:"id"`
+	} `json:"operation"`
+	Result string `json:"result"`
+	Index  int    `json:"index"`
 }
 
 var (
 	idRE       = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 	titleRE    = regexp.MustCompile(`<title>([^<]*)</title>`)
-	allowedOps = []string{"navigate", "reload", "read", "assert", "listTabs", "selectTab", "closeTab"}
+	allowedOps = []string{"navigate", "reload", "read", "assert", "listTabs", "selectTab", "closeTab", "act", "waitPopup"}
+	// quickstartIDs is the quick-start set README shows: login (and the orders table), a
+	// form, a popup, besides the first three reads.
+	quickstartIDs = []string{"quickstart-form", "quickstart-home", "quickstart-login", "quickstart-popup", "quickstart-read-visible"}
 )
 
 // TestQuickstart checks each file's shape and replays its navigations and assertions
 // against the fixture's served HTML, so a renamed page or title breaks here, not in CI.
+// What follows an act or concerns a popup depends on the browser; `fastbrowser run` checks
+// it (cmd/fastbrowser TestQuickstart, ci/quickstart).
 func TestQuickstart(t *testing.T) {
 	files, err := fs.Glob(Quickstart, "quickstart/*.json")
-	if err != nil || len(files) != 3 {
-		t.Fatalf("quickstart files = %v, %v; want 3", files, err)
+	if err != nil || len(files) != len(quickstartIDs) {
+		t.Fatalf("quickstart files = %v, %v; want %d", files, err, len(quickstartIDs))
 	}
 	srv := httptest.NewServer(fixture.Handler())
 	defer srv.Close()
@@ -83,6 +101,9 @@ func TestQuickstart(t *testing.T) {
 			var f quickstartFile
 			if err := dec.Decode(&f); err != nil {
 				t.Fatalf("decode: %v", err)
+			}
+			if !slices.Contains(quickstartIDs, f.ID) {
+				t.Errorf("id %q is not one of the quick-start set %v", f.ID, quickstartIDs)
 			}
 			checkQuickstart(t, srv, &f)
 		})
@@ -100,6 +121,8 @@ func checkQuickstart(t *testing.T, srv *httptest.Server, f *quickstartFile) {
 	}
 	seen := map[string]string{} // operation id → op
 	var path, body string
+	var status int
+	known := false // whether the selected tab still shows the last page fetched here
 	for i, op := range f.Operations {
 		if !idRE.MatchString(op.ID) || seen[op.ID] != "" {
 			t.Errorf("operations[%d]: id %q missing, invalid or duplicate", i, op.ID)
@@ -110,7 +133,18 @@ func checkQuickstart(t *testing.T, srv *httptest.Server, f *quickstartFile) {
 		switch op.Op {
 		case "navigate":
 			path = op.Request.URL
-			body = fetch(t, srv, path)
+			status, body = fetch(t, srv, path)
+			known = true
+		case "act":
+			// A password is typed from the environment, never written in the file.
+			if strings.EqualFold(op.Request.Target.Name, "password") && !bytes.HasPrefix(op.Request.Text, []byte(`{"env"`)) {
+				t.Errorf("operations[%d]: a password typed as a literal; use {\"env\": NAME}", i)
+			}
+			known = false // the act may have changed or left the page
+		case "waitPopup":
+			if ref := op.Request.Opener; ref == nil || seen[ref.Operation.ID] != "selectTab" {
+				t.Errorf("operations[%d]: opener must reference an earlier selectTab: %+v", i, ref)
+			}
 		case "reload", "read", "listTabs":
 			if path == "" {
 				t.Errorf("operations[%d]: %s before any navigate", i, op.Op)
@@ -121,13 +155,15 @@ func checkQuickstart(t *testing.T, srv *httptest.Server, f *quickstartFile) {
 				t.Errorf("operations[%d]: tab must reference an earlier listTabs result: %+v", i, ref)
 			}
 		case "assert":
-			checkAssert(t, i, base, path, body, op.Request.Kind, op.Request.Value)
+			if known && op.Request.Tab == nil {
+				checkAssert(t, i, base, path, status, body, op.Request.Kind, op.Request.Value)
+			}
 		}
 		seen[op.ID] = op.Op
 	}
 }
 
-func checkAssert(t *testing.T, i int, base *url.URL, path, body, kind, value string) {
+func checkAssert(t *testing.T, i int, base *url.URL, path string, status int, body, kind, value string) {
 	title := ""
 	if m := titleRE.FindStringSubmatch(body); m != nil {
 		title = m[1]
@@ -142,6 +178,17 @@ func checkAssert(t *testing.T, i int, base *url.URL, path, body, kind, value str
 		ok = value == base.ResolveReference(&url.URL{Path: path}).String()
 	case "origin":
 		ok = value == base.Scheme+"://"+base.Host
+	case "status":
+		ok = value == strconv.Itoa(status)
+	case "pageClass":
+		// The page classes a plain fetch can tell; bot_check is not in the quick start.
+		class := "normal"
+		if status >= 400 {
+			class = "http_error"
+		} else if strings.Contains(body, `type="password"`) {
+			class = "login"
+		}
+		ok = value == class
 	case "textContains":
 		// Script-inserted text is not in the source; the fixture lists it as visible.
 		ok = strings.Contains(body, value) || slices.Contains(fixture.ReadVisibleText, value)
@@ -151,7 +198,7 @@ func checkAssert(t *testing.T, i int, base *url.URL, path, body, kind, value str
 	}
 }
 
-func fetch(t *testing.T, srv *httptest.Server, path string) string {
+func fetch(t *testing.T, srv *httptest.Server, path string) (int, string) {
 	t.Helper()
 	resp, err := http.Get(srv.URL + path)
 	if err != nil {
@@ -162,5 +209,5 @@ func fetch(t *testing.T, srv *httptest.Server, path string) string {
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("GET %s = %d, want 200", path, resp.StatusCode)
 	}
-	return string(data)
+	return resp.StatusCode, string(data)
 }

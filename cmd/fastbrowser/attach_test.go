@@ -25,8 +25,8 @@ func TestAttachRunsQuickstartLeavingNothing(t *testing.T) {
 
 	httpURL := "http://" + strings.Split(strings.TrimPrefix(b.WebSocketURL(), "ws://"), "/")[0]
 	out := filepath.Join(t.TempDir(), "results")
-	res := runCLI(t, nil, "run", "--cdp-url", httpURL, "--out", out, "../../scenarios/quickstart")
-	if res.code != 0 || !strings.Contains(res.stdout, "3 passed, 0 failed") {
+	res := runCLI(t, quickstartEnv, "run", "--cdp-url", httpURL, "--out", out, "../../scenarios/quickstart")
+	if res.code != 0 || !strings.Contains(res.stdout, quickstartPassed) {
 		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 	if !runtimetest.PidAlive(b.Pid()) {

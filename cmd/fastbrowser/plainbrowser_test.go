@@ -23,8 +23,8 @@ import (
 func TestAttachToAPlainBrowser(t *testing.T) {
 	b := runtimetest.StartPlainBrowser(t)
 	out := filepath.Join(t.TempDir(), "results")
-	res := runCLI(t, nil, "run", "--cdp-url", b.HTTPURL, "--out", out, "../../scenarios/quickstart")
-	if res.code != 0 || !strings.Contains(res.stdout, "3 passed, 0 failed") {
+	res := runCLI(t, quickstartEnv, "run", "--cdp-url", b.HTTPURL, "--out", out, "../../scenarios/quickstart")
+	if res.code != 0 || !strings.Contains(res.stdout, quickstartPassed) {
 		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 	raw, err := os.ReadFile(filepath.Join(out, "report.json"))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/scenarios/fixture"
 )
 
 func readReport(t *testing.T, path string) scenario.Report {
@@ -25,22 +26,33 @@ func readReport(t *testing.T, path string) scenario.Report {
 	return r
 }
 
-// TestQuickstart is acceptance 1's first half in process: the quick-start scenarios pass
-// against the embedded fixture started as a managed server, and the report path is printed.
+// quickstartEnv is the environment the quick start needs: the shop's password, which its
+// sign-in types as a secret and its managed fixture gets (ci/quickstart exports a demo one).
+var quickstartEnv = map[string]string{fixture.ShopPasswordEnv: "quickstart-test-PASSWORD"}
+
+// quickstartPassed is the summary of a quick-start run with all five files passing.
+const quickstartPassed = "5 passed, 0 failed"
+
+// TestQuickstart is acceptance 1's first half in process: the quick-start scenarios (a
+// sign-in with a secret from the environment, a form, a table, a popup, reads) pass against
+// the embedded fixture started as a managed server, the report path is printed, and the
+// password is nowhere in what the run wrote.
 func TestQuickstart(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "results")
-	res := runCLI(t, nil, "run", "--out", out, "../../scenarios/quickstart")
+	res := runCLI(t, quickstartEnv, "run", "--out", out, "../../scenarios/quickstart")
 	if res.code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
 	}
 	reportPath := filepath.Join(out, "report.json")
-	if !strings.Contains(res.stdout, "report: "+reportPath) || !strings.Contains(res.stdout, "3 passed, 0 failed") {
+	if !strings.Contains(res.stdout, "report: "+reportPath) || !strings.Contains(res.stdout, quickstartPassed) {
 		t.Fatalf("summary missing:\n%s", res.stdout)
 	}
 	r := readReport(t, reportPath)
-	if r.Version != 1 || r.Status != "passed" || len(r.Scenarios) != 3 || !strings.HasPrefix(r.Browser.Version, "Chrome/") || r.Browser.Attached {
+	if r.Version != 1 || r.Status != "passed" || len(r.Scenarios) != 5 || !strings.HasPrefix(r.Browser.Version, "Chrome/") || r.Browser.Attached {
 		t.Fatalf("report %+v", r)
 	}
+	sweepForSecret(t, quickstartEnv[fixture.ShopPasswordEnv], out,
+		map[string][]byte{"stdout": []byte(res.stdout), "stderr": []byte(res.stderr)})
 	for _, s := range r.Scenarios {
 		if len(s.SHA256) != 64 || s.File == "" || len(s.Operations) == 0 {
 			t.Errorf("scenario %s: %+v", s.ID, s)
@@ -240,11 +252,13 @@ func TestAttachDoesNotOwnTheBrowser(t *testing.T) {
 	}
 }
 
-// TestExamples runs scenarios/examples: seed 002's popup example and the step example
-// (acceptance 1 of the page model), each against the fixture as a managed server.
+// TestExamples runs scenarios/examples' two seed files: seed 002's popup example and the
+// step example (acceptance 1 of the page model), each against the fixture as a managed
+// server. The shop suite in scenarios/examples/shop runs in ci/test, with the binary.
 func TestExamples(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "results")
-	res := runCLI(t, nil, "run", "--out", out, "../../scenarios/examples")
+	res := runCLI(t, nil, "run", "--out", out,
+		"../../scenarios/examples/popup-check.json", "../../scenarios/examples/step-continue.json")
 	if res.code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
 	}
