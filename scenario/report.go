@@ -47,11 +47,16 @@ type BrowserInfo struct {
 
 // ScenarioReport is one scenario's outcome.
 type ScenarioReport struct {
-	ID         string `json:"id"`
-	File       string `json:"file"`
-	SHA256     string `json:"sha256"`
-	Status     string `json:"status"`
-	DurationMs int64  `json:"durationMs"`
+	ID string `json:"id"`
+	// Description is the scenario file's own description, as written.
+	Description string `json:"description,omitempty"`
+	File        string `json:"file"`
+	SHA256      string `json:"sha256"`
+	Status      string `json:"status"`
+	DurationMs  int64  `json:"durationMs"`
+	// SkipReason says why a skipped scenario never started (--fail-fast after a failure, an
+	// interrupted run).
+	SkipReason string `json:"skipReason,omitempty"`
 	// Enforcement lists where the origin policy is enforced: "browser" (CDP interception)
 	// and, later, "proxy".
 	Enforcement []string                  `json:"enforcement"`
@@ -92,11 +97,18 @@ type Event struct {
 
 // OperationReport is one operation's outcome.
 type OperationReport struct {
-	Index      int                       `json:"index"`
-	ID         string                    `json:"id,omitempty"`
-	Op         string                    `json:"op"`
-	Status     string                    `json:"status"`
-	DurationMs int64                     `json:"durationMs"`
+	Index int    `json:"index"`
+	ID    string `json:"id,omitempty"`
+	Op    string `json:"op"`
+	// Target and Value say what the operation worked on and with, from the scenario file
+	// (opsummary.go): a typed secret is only ever secrets.Mask.
+	Target     string `json:"target,omitempty"`
+	Value      string `json:"value,omitempty"`
+	Status     string `json:"status"`
+	DurationMs int64  `json:"durationMs"`
+	// HTTPStatus is the main document's response status of a navigate or reload that
+	// passed (0: none, e.g. a file: or about: URL).
+	HTTPStatus int                       `json:"httpStatus,omitempty"`
 	Posture    transport.Posture         `json:"posture,omitempty"`
 	Result     json.RawMessage           `json:"result,omitempty"`
 	Blocked    []transport.Blocked       `json:"blocked,omitempty"`

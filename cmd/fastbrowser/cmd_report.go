@@ -36,11 +36,12 @@ func reportCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			reportview.Text(st.stdout, rep)
+			// Paths are printed joined to the report's directory, so they open from here.
+			artifactsDir := filepath.Join(filepath.Dir(reportPath), "artifacts")
+			reportview.Text(st.stdout, rep, artifactsDir)
 			if htmlPath == "" {
 				return nil
 			}
-			artifactsDir := filepath.Join(filepath.Dir(reportPath), "artifacts")
 			if err := reportview.WriteHTMLFile(htmlPath, rep, artifactsDir, nil); err != nil {
 				return usageError("--html %s: cannot write the file", htmlPath)
 			}
