@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -148,7 +149,7 @@ func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenari
 			Report     string `json:"report"`
 		}{scenario.ReportVersion, rep.Status, reproduced, reportPath})
 	} else {
-		printScenario(ro.st, sr)
+		printScenario(ro.st, sr, filepath.Join(out, "artifacts"))
 		run := fmt.Sprintf("the run failed with %s at %s", wantCode, where(wantAt))
 		if wantCode == "" {
 			run = "the scenario passed in the run: there was no failure to reproduce"

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/scenario/reportview"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -96,7 +97,7 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: c.Int("jobs"), FailFast: c.Bool("fail-fast"), Retries: c.Int("retries"),
 		Emit: func(sr scenario.ScenarioReport) {
 			if !c.Bool("json") {
-				printScenario(ro.st, sr)
+				printScenario(ro.st, sr, filepath.Join(out, "artifacts"))
 			}
 		}})
 	if err != nil {
@@ -113,13 +114,7 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 	}
 	counts := rep.Count()
 	if c.Bool("json") {
-		_ = json.NewEncoder(ro.st.stdout).Encode(struct {
-			Version    int             `json:"version"`
-			Status     string          `json:"status"`
-			Counts     scenario.Counts `json:"counts"`
-			DurationMs int64           `json:"durationMs"`
-			Report     string          `json:"report"`
-		}{scenario.ReportVersion, rep.Status, counts, rep.DurationMs, reportPath})
+		_ = json.NewEncoder(ro.st.stdout).Encode(newRunSummary(rep, reportPath))
 	} else {
 		fmt.Fprintf(ro.st.stdout, "\n%s in %.1fs\nreport: %s\n", summaryCounts(rep), float64(rep.DurationMs)/1000, reportPath)
 		if counts.Failed+counts.Error+counts.Flaky > 0 { // a flaky scenario's failed attempts are worth a look too
@@ -142,8 +137,10 @@ func exitForStatus(status string) error {
 }
 
 // printScenario writes one progress line per finished scenario, plus the failing
-// operation or scenario error (of the last attempt, when it ran more than once).
-func printScenario(st *state, sr scenario.ScenarioReport) {
+// operation (with what an assertion expected) or scenario error (of the last attempt, when it
+// ran more than once) and the last lines of the hook and server logs, read from
+// artifactsDir.
+func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string) {
 	label := map[string]string{scenario.StatusPassed: "PASS", scenario.StatusFailed: "FAIL", scenario.StatusError: "ERROR", scenario.StatusInterrupted: "INTERRUPTED",
 		scenario.StatusSkipped: "SKIP", scenario.StatusFlaky: "FLAKY"}[sr.Status]
 	attempts := ""
@@ -161,10 +158,16 @@ func printScenario(st *state, sr scenario.ScenarioReport) {
 				name = op.ID + " (" + op.Op + ")"
 			}
 			fmt.Fprintf(st.stdout, "      operations[%d] %s: %s: %s\n", op.Index, name, op.Error.Code, op.Error.Message)
+			if exp := op.Expected(); exp != "" {
+				fmt.Fprintf(st.stdout, "        expected: %s\n", exp)
+			}
 		}
 	}
 	if sr.Error != nil {
 		fmt.Fprintf(st.stdout, "      %s: %s\n", sr.Error.Code, sr.Error.Message)
+	}
+	if sr.Status != scenario.StatusPassed && sr.Status != scenario.StatusSkipped {
+		reportview.WriteLogTails(st.stdout, "      ", artifactsDir, sr.Diagnostics)
 	}
 }
 
