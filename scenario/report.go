@@ -171,11 +171,13 @@ func (r *Report) Count() Counts {
 }
 
 // WriteFile writes the report as indented JSON, atomically (temp file + rename), 0600.
-func (r *Report) WriteFile(path string) error { return r.WriteFileScrubbed(path, nil) }
+func (r *Report) WriteFile(path string) error {
+	return r.WriteFileScrubbed(path, nil, artifacts.ModePrivate)
+}
 
 // WriteFileScrubbed is WriteFile with the JSON passed through scrub first (the run's secret
-// scrubber); nil writes it as it is.
-func (r *Report) WriteFileScrubbed(path string, scrub func([]byte) []byte) error {
+// scrubber; nil writes it as it is), in mode's file mode (run --artifacts-mode).
+func (r *Report) WriteFileScrubbed(path string, scrub func([]byte) []byte, mode artifacts.Mode) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -187,19 +189,25 @@ func (r *Report) WriteFileScrubbed(path string, scrub func([]byte) []byte) error
 	if scrub != nil {
 		data = scrub(data)
 	}
-	return WritePrivateFile(path, data)
+	return WriteOutputFile(path, data, mode)
 }
 
 // WritePrivateFile writes a run output (report.json, junit.xml, report.html) atomically —
 // a temporary file in the same directory, then a rename — with mode 0600 whatever the
 // umask: a reader never sees half a report, and nobody else reads it.
 func WritePrivateFile(path string, data []byte) error {
+	return WriteOutputFile(path, data, artifacts.ModePrivate)
+}
+
+// WriteOutputFile is WritePrivateFile with mode's file mode: 0640 for ModeGroup, so a CI
+// agent of the owner's group can read the run's outputs.
+func WriteOutputFile(path string, data []byte, mode artifacts.Mode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // no-op after the rename
-	if err := tmp.Chmod(0o600); err != nil {
+	if err := tmp.Chmod(mode.File()); err != nil {
 		tmp.Close()
 		return err
 	}

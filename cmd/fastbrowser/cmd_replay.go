@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -27,9 +28,14 @@ func replayCommand(st *state) *cli.Command {
 			&cli.BoolFlag{Name: "keep-open", Usage: "leave the browser on the failing page until Ctrl-C (with --headed or --cdp-url)"},
 			&cli.BoolFlag{Name: "force", Usage: "replay even when the scenario file's SHA-256 differs from the report's"},
 			&cli.BoolFlag{Name: "json", Usage: "print only the replay summary as JSON on stdout"},
+			artifactsModeFlag(),
 		),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
+				return err
+			}
+			mode, err := artifactsMode(c)
+			if err != nil {
 				return err
 			}
 			args := c.Args().Slice()
@@ -51,10 +57,10 @@ func replayCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if err := prepareOutDir(c.String("out")); err != nil {
+			if err := prepareOutDir(c.String("out"), mode); err != nil {
 				return err
 			}
-			return replay(c, st, orig, l)
+			return replay(c, st, orig, l, mode)
 		},
 	}
 }
@@ -116,8 +122,8 @@ func short(s string) string {
 	return head
 }
 
-func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenario.Loaded) error {
-	ro := newRunOutput(st)
+func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenario.Loaded, mode artifacts.Mode) error {
+	ro := newRunOutput(st, mode)
 	defer ro.flush()
 	var opts scenario.SuiteOptions
 	if c.Bool("keep-open") {
@@ -134,7 +140,7 @@ func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenari
 	defer suite.Close()
 	rep := suite.RunOne(c.Context, l)
 	sr := rep.Scenarios[0]
-	reportPath, err := writeReports(out, rep, ro.secrets)
+	reportPath, err := writeReports(out, rep, ro)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/scenario/reportview"
@@ -33,9 +34,14 @@ func runCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "base-url", Usage: "the site under test is already running at `URL`: every scenario uses it in external mode (no managed server)"},
 			&cli.StringFlag{Name: "readiness-url", Usage: "with --base-url: the `URL` to probe for readiness (default: the base URL)"},
 			&cli.BoolFlag{Name: "json", Usage: "print only the run summary as JSON on stdout"},
+			artifactsModeFlag(),
 		),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
+				return err
+			}
+			mode, err := artifactsMode(c)
+			if err != nil {
 				return err
 			}
 			if n := c.Int("jobs"); n < 1 || n > budgets.RunJobs {
@@ -80,19 +86,19 @@ func runCommand(st *state) *cli.Command {
 				loaded = nil
 			}
 			out := c.String("out")
-			if err := prepareOutDir(out); err != nil {
+			if err := prepareOutDir(out, mode); err != nil {
 				return err
 			}
 			if len(loaded) == 0 && !c.Bool("json") {
 				fmt.Fprintf(st.stdout, "shard %d/%d has no scenario files\n", sh.Index, sh.Total)
 			}
-			return runScenarios(c, st, loaded, out)
+			return runScenarios(c, st, loaded, out, mode)
 		},
 	}
 }
 
-func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string) error {
-	ro := newRunOutput(st)
+func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string, mode artifacts.Mode) error {
+	ro := newRunOutput(st, mode)
 	defer ro.flush()
 	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: c.Int("jobs"), FailFast: c.Bool("fail-fast"), Retries: c.Int("retries"),
 		Emit: func(sr scenario.ScenarioReport) {
@@ -108,7 +114,7 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 		fmt.Fprintf(ro.st.stdout, "running %d scenarios, up to %d at a time\n", len(loaded), min(c.Int("jobs"), len(loaded)))
 	}
 	rep := suite.Run(c.Context)
-	reportPath, err := writeReports(out, rep, ro.secrets)
+	reportPath, err := writeReports(out, rep, ro)
 	if err != nil {
 		return err
 	}

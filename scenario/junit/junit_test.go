@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -291,7 +292,7 @@ func TestWriteFileIsAtomic0600AndScrubbed(t *testing.T) {
 		b = bytes.ReplaceAll(b, []byte("SECRET"), []byte("[REDACTED]"))
 		return bytes.ReplaceAll(b, []byte(`pass"word`), []byte("[REDACTED]"))
 	}
-	if err := WriteFile(path, rep, scrub); err != nil {
+	if err := WriteFile(path, rep, scrub, artifacts.ModePrivate); err != nil {
 		t.Fatal(err)
 	}
 
