@@ -41,10 +41,11 @@ func ReadLogs(artifactsDir string, diags []artifacts.Meta) []Log {
 			continue
 		}
 		l.Text = string(data)
-		// The store's header line names the source: "[fastbrowser: server output, …]".
-		if head, _, ok := strings.Cut(l.Text, "\n"); ok && strings.HasPrefix(head, "[fastbrowser: ") {
+		// The store's header line names the source ("[fastbrowser: server output, …]"); the
+		// reports name it in their own heading instead.
+		if head, rest, ok := strings.Cut(l.Text, "\n"); ok && strings.HasPrefix(head, "[fastbrowser: ") {
 			if src, _, ok := strings.Cut(strings.TrimPrefix(head, "[fastbrowser: "), " output,"); ok {
-				l.Source = src
+				l.Source, l.Text = src, rest
 			}
 		}
 		logs = append(logs, l)
