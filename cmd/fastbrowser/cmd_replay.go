@@ -21,7 +21,7 @@ func replayCommand(st *state) *cli.Command {
 		Name: "replay",
 		Usage: "re-run a failed scenario of a report locally, up to and including the operation that failed, and say whether the " +
 			"same failure happened again (exit like run; 2 when the scenario file changed since the run, unless --force)",
-		UsageText: "fastbrowser replay [--scenario ID] [--out DIR] [--headed] [--keep-open] [--force] [--browser PATH | --cdp-url URL] [--json] REPORT.json",
+		UsageText: "fastbrowser replay [--scenario ID] [--out DIR] [--headed] [--keep-open] [--force] [--browser PATH | --cdp-url URL] [--artifacts-mode private|group] [--json] REPORT.json",
 		Flags: append(browserFlags(),
 			&cli.StringFlag{Name: "scenario", Usage: "the scenario `ID` to replay (default: the report's first failed scenario)"},
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-replay", Usage: "directory for the replay's report.json, report.html and artifacts (0700)"},
