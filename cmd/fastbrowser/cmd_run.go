@@ -172,7 +172,10 @@ func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string) {
 	if sr.Error != nil {
 		fmt.Fprintf(st.stdout, "      %s: %s\n", sr.Error.Code, sr.Error.Message)
 	}
-	if sr.Status != scenario.StatusPassed && sr.Status != scenario.StatusSkipped {
+	if sr.SkipReason != "" {
+		fmt.Fprintf(st.stdout, "      %s\n", sr.SkipReason)
+	}
+	if reportview.ShowsLogs(sr.Status) {
 		reportview.WriteLogTails(st.stdout, "      ", artifactsDir, sr.Diagnostics)
 	}
 }

@@ -299,8 +299,9 @@ func TestArtifactsMode(t *testing.T) {
 	}
 }
 
-// TestSkipReason: --fail-fast skips the scenarios after a failure, and says so in
-// report.json (skipReason), junit.xml (<skipped message>, and file="…") and report.html.
+// TestSkipReason: --fail-fast skips the scenarios after a failure, and says so on the
+// console, in report.json (skipReason), junit.xml (<skipped message>, and file="…") and
+// report.html.
 func TestSkipReason(t *testing.T) {
 	site := runtimetest.Fixture()
 	defer site.Close()
@@ -311,6 +312,9 @@ func TestSkipReason(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 	const reason = "not started: --fail-fast stopped the run after scenario s01 did not pass"
+	if !strings.Contains(res.stdout, "SKIP  s02 (0 ms)\n      "+reason+"\n") {
+		t.Errorf("the console does not say why s02 was skipped:\n%s", res.stdout)
+	}
 	var rep struct {
 		Scenarios []struct {
 			ID, Status, SkipReason string

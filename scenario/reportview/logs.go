@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
+	"github.com/fastbrowser/fastbrowser/scenario"
 )
 
 // Bounds on how much of a hook's or server's log a report shows: the log artifact itself is
@@ -51,6 +52,16 @@ func ReadLogs(artifactsDir string, diags []artifacts.Meta) []Log {
 		logs = append(logs, l)
 	}
 	return logs
+}
+
+// ShowsLogs says whether the reports show a scenario's hook and server logs: when its final
+// outcome is not a pass (a flaky scenario's logs are those of the attempt that passed).
+func ShowsLogs(status string) bool {
+	switch status {
+	case scenario.StatusPassed, scenario.StatusFlaky, scenario.StatusSkipped:
+		return false
+	}
+	return true
 }
 
 // TailLines is the last n lines of text (a trailing newline ends the last line, it does not

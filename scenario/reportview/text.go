@@ -41,7 +41,9 @@ func Text(w io.Writer, rep *scenario.Report, artifactsDir string) {
 		}
 		if len(s.Attempts) == 0 {
 			failures(w, "      ", s.Operations, s.Error, artifactsDir)
-			WriteLogTails(w, "      ", artifactsDir, s.Diagnostics)
+			if ShowsLogs(s.Status) {
+				WriteLogTails(w, "      ", artifactsDir, s.Diagnostics)
+			}
 			continue
 		}
 		// A retried scenario: each attempt's failure, the last attempt's included.
@@ -53,7 +55,9 @@ func Text(w io.Writer, rep *scenario.Report, artifactsDir string) {
 			}
 			failures(w, "        ", ops, a.Error, artifactsDir)
 		}
-		WriteLogTails(w, "      ", artifactsDir, s.Diagnostics)
+		if ShowsLogs(s.Status) {
+			WriteLogTails(w, "      ", artifactsDir, s.Diagnostics)
+		}
 	}
 }
 

@@ -110,7 +110,7 @@ func buildPage(rep *scenario.Report, artifactsDir string) pageView {
 		for _, op := range s.Operations {
 			sv.Ops = append(sv.Ops, opViewOf(op, artifactsDir))
 		}
-		if sv.Open {
+		if ShowsLogs(s.Status) {
 			for _, l := range ReadLogs(artifactsDir, s.Diagnostics) {
 				text, cut := tailBytes(l.Text, htmlLogBytes)
 				sv.Logs = append(sv.Logs, logView{Source: l.Source, Path: "artifacts/" + l.Meta.Path, Text: text, Cut: cut})
