@@ -9,21 +9,16 @@ import (
 	"syscall"
 )
 
-const (
-	dirPerm  fs.FileMode = 0o700
-	filePerm fs.FileMode = 0o600
-)
-
-// ensureDir creates path as a 0700 directory if it is missing, then verifies it. The parent
-// is fsynced after a create so the new entry survives a crash.
-func ensureDir(path string) error {
+// ensureDir creates path as a directory of mode m (0700 private) if it is missing, then
+// verifies it. The parent is fsynced after a create so the new entry survives a crash.
+func ensureDir(path string, m Mode) error {
 	created := false
-	if err := os.Mkdir(path, dirPerm); err == nil {
+	if err := os.Mkdir(path, m.Dir()); err == nil {
 		created = true
 	} else if !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("artifacts: cannot create directory %s: %w", path, err)
 	}
-	if err := verifyDir(path); err != nil {
+	if err := verifyDir(path, m); err != nil {
 		return err
 	}
 	if created {
@@ -33,9 +28,11 @@ func ensureDir(path string) error {
 }
 
 // verifyDir refuses path unless it is a real directory (not a symlink) owned by this user,
-// and tightens its mode to 0700. The Lstat check gives a clear refusal; re-opening with
-// O_NOFOLLOW and comparing inodes catches a swap between the check and the chmod.
-func verifyDir(path string) error {
+// and sets its mode to m's (tightens it to 0700 when private). The Lstat check gives a clear
+// refusal; re-opening with O_NOFOLLOW and comparing inodes catches a swap between the check
+// and the chmod.
+func verifyDir(path string, m Mode) error {
+	dirPerm := m.Dir()
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return fmt.Errorf("artifacts: cannot inspect directory %s: %w", path, err)
@@ -49,8 +46,8 @@ func verifyDir(path string) error {
 	if fi.Mode().Perm() != dirPerm {
 		// Chmod before opening: a directory made under a harsh umask (0000) cannot be opened.
 		if err := os.Chmod(path, dirPerm); err != nil {
-			return fmt.Errorf("artifacts: refused %s: mode %s and cannot tighten it to 0700: %w",
-				path, fi.Mode().Perm(), err)
+			return fmt.Errorf("artifacts: refused %s: mode %s and cannot set it to %#o: %w",
+				path, fi.Mode().Perm(), dirPerm, err)
 		}
 	}
 	d, err := openDir(path)
@@ -66,7 +63,7 @@ func verifyDir(path string) error {
 		return fmt.Errorf("artifacts: refused %s: %w", path, ErrChanged)
 	}
 	if dfi.Mode().Perm() != dirPerm {
-		return fmt.Errorf("artifacts: refused %s: mode is %s, want 0700", path, dfi.Mode().Perm())
+		return fmt.Errorf("artifacts: refused %s: mode is %s, want %#o", path, dfi.Mode().Perm(), dirPerm)
 	}
 	if st, ok := dfi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
 		return fmt.Errorf("artifacts: refused %s: owned by uid %d: %w (%d)", path, st.Uid, ErrNotOwned, os.Geteuid())

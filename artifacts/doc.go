@@ -8,10 +8,11 @@
 // too so the path rule holds whatever a caller checked. The store, never a caller, picks the
 // artifact id, so no request can steer a write to a path of its choosing.
 //
-// Permissions. Directories are 0700 and files 0600 whatever the process umask: modes are
-// set explicitly after creation. An existing root, session or run directory with other
-// modes is chmodded to 0700, and if that fails the store refuses to use it. Evidence may
-// hold page content, so it must not be readable by other local users.
+// Permissions. Directories are 0700 and files 0600 whatever the process umask (ModePrivate;
+// OpenMode with ModeGroup makes them 0750 and 0640, for `run --artifacts-mode group`): modes
+// are set explicitly after creation. An existing root, session or run directory with other
+// modes is chmodded to the store's (0700 private), and if that fails the store refuses to use
+// it. Evidence may hold page content, so it must never be readable by other local users.
 //
 // Symlinks. The root and every directory under it must be a real directory owned by this
 // user: each is checked with Lstat and re-opened with O_NOFOLLOW, so a planted symlink at

@@ -14,6 +14,7 @@ import (
 // concurrent use: many goroutines may Open, Write and Commit at once.
 type Store struct {
 	root       string // absolute, cleaned
+	mode       Mode   // the modes of everything it creates
 	session    string
 	sessionDir string
 
@@ -35,7 +36,12 @@ type Store struct {
 // Open opens (creating if needed) a store rooted at root for one session. The root and the
 // session directory must be real directories owned by this user; they are created or
 // tightened to 0700. Temp files left in the session by a killed process are swept.
-func Open(root, sessionID string) (*Store, error) {
+func Open(root, sessionID string) (*Store, error) { return OpenMode(root, sessionID, ModePrivate) }
+
+// OpenMode is Open with the modes of m for every directory and file (Open's are
+// ModePrivate's): the root and session directories are created or set to m.Dir().
+func OpenMode(root, sessionID string, m Mode) (*Store, error) {
+	m = m.orPrivate()
 	if root == "" {
 		return nil, errors.New("artifacts: refused empty root")
 	}
@@ -48,15 +54,16 @@ func Open(root, sessionID string) (*Store, error) {
 	}
 	if _, err := os.Lstat(abs); errors.Is(err, os.ErrNotExist) {
 		// Parents above the root are not ours to police; only create what is missing.
-		if err := os.MkdirAll(abs, dirPerm); err != nil {
+		if err := os.MkdirAll(abs, m.Dir()); err != nil {
 			return nil, fmt.Errorf("artifacts: cannot create root %s: %w", abs, err)
 		}
 	}
-	if err := verifyDir(abs); err != nil {
+	if err := verifyDir(abs, m); err != nil {
 		return nil, err
 	}
 	s := &Store{
 		root:       abs,
+		mode:       m,
 		session:    sessionID,
 		sessionDir: filepath.Join(abs, sessionID),
 		live:       make(map[*Writer]struct{}),
@@ -64,10 +71,10 @@ func Open(root, sessionID string) (*Store, error) {
 	}
 	prefix, counter := "a"+randomHex(4)+"-", atomic.Uint64{}
 	s.newID = func() string { return prefix + strconv.FormatUint(counter.Add(1), 10) }
-	if err := ensureDir(s.sessionDir); err != nil {
+	if err := ensureDir(s.sessionDir, m); err != nil {
 		return nil, err
 	}
-	if err := sweep(s.sessionDir); err != nil {
+	if err := sweep(s.sessionDir, m); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -91,14 +98,14 @@ func (s *Store) Open(runID, owner, kind string) (*Writer, error) {
 	}
 	// Re-check the whole chain on every open: a symlink planted after the store opened must
 	// be refused just like one planted before.
-	if err := verifyDir(s.root); err != nil {
+	if err := verifyDir(s.root, s.mode); err != nil {
 		return nil, err
 	}
-	if err := ensureDir(s.sessionDir); err != nil {
+	if err := ensureDir(s.sessionDir, s.mode); err != nil {
 		return nil, err
 	}
 	runDir := filepath.Join(s.sessionDir, runID)
-	if err := ensureDir(runDir); err != nil {
+	if err := ensureDir(runDir, s.mode); err != nil {
 		return nil, err
 	}
 	id := s.newID()

@@ -39,7 +39,7 @@ func (w *Writer) create() error {
 	var err error
 	for range 3 { // a random name colliding is near impossible; retry rather than reason about it
 		w.tmp = filepath.Join(w.runDir, w.store.newTmp())
-		w.f, err = os.OpenFile(w.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, filePerm)
+		w.f, err = os.OpenFile(w.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, w.store.mode.File())
 		if !errors.Is(err, fs.ErrExist) {
 			break
 		}
@@ -48,9 +48,9 @@ func (w *Writer) create() error {
 		w.f = nil
 		return fmt.Errorf("artifacts: cannot create temp file in %s: %w", w.runDir, err)
 	}
-	if err := w.f.Chmod(filePerm); err != nil {
+	if err := w.f.Chmod(w.store.mode.File()); err != nil {
 		w.abort()
-		return fmt.Errorf("artifacts: cannot set mode 0600 on temp file in %s: %w", w.runDir, err)
+		return fmt.Errorf("artifacts: cannot set mode %#o on temp file in %s: %w", w.store.mode.File(), w.runDir, err)
 	}
 	w.sum = sha256.New()
 	return nil
@@ -124,7 +124,7 @@ func (w *Writer) commit() (Meta, error) {
 		return Meta{}, err
 	}
 	// The run dir is re-checked: a symlink swapped in since Open must not receive the link.
-	if err := verifyDir(w.runDir); err != nil {
+	if err := verifyDir(w.runDir, w.store.mode); err != nil {
 		w.fail(err)
 		return Meta{}, err
 	}

@@ -47,11 +47,16 @@ type BrowserInfo struct {
 
 // ScenarioReport is one scenario's outcome.
 type ScenarioReport struct {
-	ID         string `json:"id"`
-	File       string `json:"file"`
-	SHA256     string `json:"sha256"`
-	Status     string `json:"status"`
-	DurationMs int64  `json:"durationMs"`
+	ID string `json:"id"`
+	// Description is the scenario file's own description, as written.
+	Description string `json:"description,omitempty"`
+	File        string `json:"file"`
+	SHA256      string `json:"sha256"`
+	Status      string `json:"status"`
+	DurationMs  int64  `json:"durationMs"`
+	// SkipReason says why a skipped scenario never started (--fail-fast after a failure, an
+	// interrupted run).
+	SkipReason string `json:"skipReason,omitempty"`
 	// Enforcement lists where the origin policy is enforced: "browser" (CDP interception)
 	// and, later, "proxy".
 	Enforcement []string                  `json:"enforcement"`
@@ -92,11 +97,18 @@ type Event struct {
 
 // OperationReport is one operation's outcome.
 type OperationReport struct {
-	Index      int                       `json:"index"`
-	ID         string                    `json:"id,omitempty"`
-	Op         string                    `json:"op"`
-	Status     string                    `json:"status"`
-	DurationMs int64                     `json:"durationMs"`
+	Index int    `json:"index"`
+	ID    string `json:"id,omitempty"`
+	Op    string `json:"op"`
+	// Target and Value say what the operation worked on and with, from the scenario file
+	// (opsummary.go): a typed secret is only ever secrets.Mask.
+	Target     string `json:"target,omitempty"`
+	Value      string `json:"value,omitempty"`
+	Status     string `json:"status"`
+	DurationMs int64  `json:"durationMs"`
+	// HTTPStatus is the main document's response status of a navigate or reload that
+	// passed (0: none, e.g. a file: or about: URL).
+	HTTPStatus int                       `json:"httpStatus,omitempty"`
 	Posture    transport.Posture         `json:"posture,omitempty"`
 	Result     json.RawMessage           `json:"result,omitempty"`
 	Blocked    []transport.Blocked       `json:"blocked,omitempty"`
@@ -159,11 +171,13 @@ func (r *Report) Count() Counts {
 }
 
 // WriteFile writes the report as indented JSON, atomically (temp file + rename), 0600.
-func (r *Report) WriteFile(path string) error { return r.WriteFileScrubbed(path, nil) }
+func (r *Report) WriteFile(path string) error {
+	return r.WriteFileScrubbed(path, nil, artifacts.ModePrivate)
+}
 
 // WriteFileScrubbed is WriteFile with the JSON passed through scrub first (the run's secret
-// scrubber); nil writes it as it is.
-func (r *Report) WriteFileScrubbed(path string, scrub func([]byte) []byte) error {
+// scrubber; nil writes it as it is), in mode's file mode (run --artifacts-mode).
+func (r *Report) WriteFileScrubbed(path string, scrub func([]byte) []byte, mode artifacts.Mode) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -175,19 +189,25 @@ func (r *Report) WriteFileScrubbed(path string, scrub func([]byte) []byte) error
 	if scrub != nil {
 		data = scrub(data)
 	}
-	return WritePrivateFile(path, data)
+	return WriteOutputFile(path, data, mode)
 }
 
 // WritePrivateFile writes a run output (report.json, junit.xml, report.html) atomically —
 // a temporary file in the same directory, then a rename — with mode 0600 whatever the
 // umask: a reader never sees half a report, and nobody else reads it.
 func WritePrivateFile(path string, data []byte) error {
+	return WriteOutputFile(path, data, artifacts.ModePrivate)
+}
+
+// WriteOutputFile is WritePrivateFile with mode's file mode: 0640 for ModeGroup, so a CI
+// agent of the owner's group can read the run's outputs.
+func WriteOutputFile(path string, data []byte, mode artifacts.Mode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // no-op after the rename
-	if err := tmp.Chmod(0o600); err != nil {
+	if err := tmp.Chmod(mode.File()); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -84,12 +84,12 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 		env.Log = io.Discard
 	}
 	s := &runState{l: l, env: env, start: time.Now(),
-		rep: &ScenarioReport{ID: l.ID, File: l.Path, SHA256: l.SHA256, Status: StatusPassed, Events: []Event{},
+		rep: &ScenarioReport{ID: l.ID, Description: l.Description, File: l.Path, SHA256: l.SHA256, Status: StatusPassed, Events: []Event{},
 			// Until a session opens only the checks before dispatch exist; the session says
 			// what enforces its policy (browser interception, and the egress proxy).
 			Enforcement: []string{"browser"}}}
-	for i, op := range l.Operations {
-		s.rep.Operations = append(s.rep.Operations, OperationReport{Index: i, ID: op.ID, Op: op.Op, Status: StatusSkipped})
+	for i := range l.Operations {
+		s.rep.Operations = append(s.rep.Operations, newOperationReport(i, &l.Operations[i]))
 	}
 	var ms int64
 	if l.Budgets != nil {
@@ -265,6 +265,9 @@ func (s *runState) operations(ctx context.Context, rt Session) error {
 		or.Blocked, or.Dialogs = transport.BlockedOf(res), transport.DialogsOf(res)
 		or.Status, results[i] = StatusPassed, res
 		or.Result = encodeResult(res)
+		if nr, ok := res.(*transport.NavigateResult); ok { // navigate and reload
+			or.HTTPStatus = nr.Status
+		}
 	}
 	return nil
 }

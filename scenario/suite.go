@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/secrets"
@@ -35,6 +36,9 @@ type SuiteOptions struct {
 	// Out is the run's directory: each scenario's evidence and diagnostics go to its own
 	// artifact store under Out/artifacts.
 	Out string
+	// ArtifactsMode is the modes of the artifact stores' directories and files (zero:
+	// artifacts.ModePrivate).
+	ArtifactsMode artifacts.Mode
 	// Secrets is the run's secret set: the suite registers every secret the scenarios name
 	// before anything runs, and scrubs sessions and diagnostics with it. The caller scrubs
 	// its own output and the report files with the same set.
@@ -98,7 +102,7 @@ func NewSuite(loaded []*Loaded, opts SuiteOptions) (*Suite, error) {
 		}
 	}
 	s := &Suite{loaded: loaded, opts: opts, started: started, opening: make(chan struct{}, 1),
-		stores: &scenarioStores{root: filepath.Join(opts.Out, "artifacts")},
+		stores: &scenarioStores{root: filepath.Join(opts.Out, "artifacts"), mode: opts.ArtifactsMode},
 		rep: &Report{Version: ReportVersion, RunID: NewRunID(started), StartedAt: started.UTC(),
 			Scenarios: []ScenarioReport{}}}
 	s.browser, s.browserUDP = allocators(opts.Session)

@@ -31,9 +31,14 @@ func runPool(ctx context.Context, loaded []*Loaded, jobs int, failFast bool, run
 	locks := &serverLocks{held: map[string]*sync.Mutex{}}
 	var stop sync.Once
 	stopped := make(chan struct{})
+	var stoppedBy string // the scenario that stopped a --fail-fast run; written before stopped closes
 	for i, l := range loaded {
 		skip := func() {
-			reports[i] = Skipped(l)
+			reason := "not started: the run was interrupted"
+			if ctx.Err() == nil && isClosed(stopped) {
+				reason = "not started: --fail-fast stopped the run after scenario " + stoppedBy + " did not pass"
+			}
+			reports[i] = Skipped(l, reason)
 			close(done[i])
 		}
 		select {
@@ -49,7 +54,7 @@ func runPool(ctx context.Context, loaded []*Loaded, jobs int, failFast bool, run
 				defer unlock()
 				reports[i] = run(l)
 				if failFast && !passed(reports[i].Status) {
-					stop.Do(func() { close(stopped) })
+					stop.Do(func() { stoppedBy = l.ID; close(stopped) })
 				}
 			}()
 		case <-ctx.Done():

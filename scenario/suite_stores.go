@@ -11,6 +11,7 @@ import (
 // the run: uncommitted writes are discarded, committed evidence stays.
 type scenarioStores struct {
 	root   string
+	mode   artifacts.Mode
 	mu     sync.Mutex
 	stores map[string]*artifacts.Store
 }
@@ -21,7 +22,7 @@ func (e *scenarioStores) forScenario(id string) (*artifacts.Store, error) {
 	if s, ok := e.stores[id]; ok {
 		return s, nil
 	}
-	s, err := artifacts.Open(e.root, id)
+	s, err := artifacts.OpenMode(e.root, id, e.mode)
 	if err != nil {
 		return nil, err
 	}

@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -19,16 +21,21 @@ func replayCommand(st *state) *cli.Command {
 		Name: "replay",
 		Usage: "re-run a failed scenario of a report locally, up to and including the operation that failed, and say whether the " +
 			"same failure happened again (exit like run; 2 when the scenario file changed since the run, unless --force)",
-		UsageText: "fastbrowser replay [--scenario ID] [--out DIR] [--headed] [--keep-open] [--force] [--browser PATH | --cdp-url URL] [--json] REPORT.json",
+		UsageText: "fastbrowser replay [--scenario ID] [--out DIR] [--headed] [--keep-open] [--force] [--browser PATH | --cdp-url URL] [--artifacts-mode private|group] [--json] REPORT.json",
 		Flags: append(browserFlags(),
 			&cli.StringFlag{Name: "scenario", Usage: "the scenario `ID` to replay (default: the report's first failed scenario)"},
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-replay", Usage: "directory for the replay's report.json, report.html and artifacts (0700)"},
 			&cli.BoolFlag{Name: "keep-open", Usage: "leave the browser on the failing page until Ctrl-C (with --headed or --cdp-url)"},
 			&cli.BoolFlag{Name: "force", Usage: "replay even when the scenario file's SHA-256 differs from the report's"},
 			&cli.BoolFlag{Name: "json", Usage: "print only the replay summary as JSON on stdout"},
+			artifactsModeFlag(),
 		),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
+				return err
+			}
+			mode, err := artifactsMode(c)
+			if err != nil {
 				return err
 			}
 			args := c.Args().Slice()
@@ -50,10 +57,10 @@ func replayCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if err := prepareOutDir(c.String("out")); err != nil {
+			if err := prepareOutDir(c.String("out"), mode); err != nil {
 				return err
 			}
-			return replay(c, st, orig, l)
+			return replay(c, st, orig, l, mode)
 		},
 	}
 }
@@ -115,8 +122,8 @@ func short(s string) string {
 	return head
 }
 
-func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenario.Loaded) error {
-	ro := newRunOutput(st)
+func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenario.Loaded, mode artifacts.Mode) error {
+	ro := newRunOutput(st, mode)
 	defer ro.flush()
 	var opts scenario.SuiteOptions
 	if c.Bool("keep-open") {
@@ -133,7 +140,7 @@ func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenari
 	defer suite.Close()
 	rep := suite.RunOne(c.Context, l)
 	sr := rep.Scenarios[0]
-	reportPath, err := writeReports(out, rep, ro.secrets)
+	reportPath, err := writeReports(out, rep, ro)
 	if err != nil {
 		return err
 	}
@@ -148,7 +155,7 @@ func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenari
 			Report     string `json:"report"`
 		}{scenario.ReportVersion, rep.Status, reproduced, reportPath})
 	} else {
-		printScenario(ro.st, sr)
+		printScenario(ro.st, sr, filepath.Join(out, "artifacts"))
 		run := fmt.Sprintf("the run failed with %s at %s", wantCode, where(wantAt))
 		if wantCode == "" {
 			run = "the scenario passed in the run: there was no failure to reproduce"

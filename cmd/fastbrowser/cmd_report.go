@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/scenario/reportview"
@@ -36,12 +37,13 @@ func reportCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			reportview.Text(st.stdout, rep)
+			// Paths are printed joined to the report's directory, so they open from here.
+			artifactsDir := filepath.Join(filepath.Dir(reportPath), "artifacts")
+			reportview.Text(st.stdout, rep, artifactsDir)
 			if htmlPath == "" {
 				return nil
 			}
-			artifactsDir := filepath.Join(filepath.Dir(reportPath), "artifacts")
-			if err := reportview.WriteHTMLFile(htmlPath, rep, artifactsDir, nil); err != nil {
+			if err := reportview.WriteHTMLFile(htmlPath, rep, artifactsDir, nil, artifacts.ModePrivate); err != nil {
 				return usageError("--html %s: cannot write the file", htmlPath)
 			}
 			fmt.Fprintf(st.stdout, "html: %s\n", htmlPath)
@@ -104,7 +106,7 @@ func loadReportFile(path string) (*scenario.Report, error) {
 }
 
 // writeHTMLReport writes outDir/report.html for a run whose evidence is in outDir/artifacts;
-// `run` calls it next to report.json, with its secret scrubber.
-func writeHTMLReport(outDir string, rep *scenario.Report, scrub func([]byte) []byte) error {
-	return reportview.WriteHTMLFile(filepath.Join(outDir, "report.html"), rep, filepath.Join(outDir, "artifacts"), scrub)
+// `run` calls it next to report.json, with its secret scrubber and --artifacts-mode.
+func writeHTMLReport(outDir string, rep *scenario.Report, scrub func([]byte) []byte, mode artifacts.Mode) error {
+	return reportview.WriteHTMLFile(filepath.Join(outDir, "report.html"), rep, filepath.Join(outDir, "artifacts"), scrub, mode)
 }

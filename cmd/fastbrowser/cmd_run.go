@@ -10,8 +10,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/scenario/reportview"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -20,7 +22,7 @@ func runCommand(st *state) *cli.Command {
 		Name:  "run",
 		Usage: "run scenario files; write DIR/report.json, DIR/junit.xml, DIR/report.html (exit 0 passed or flaky, 1 failed or error, 2 invalid input, 130 interrupted)",
 		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--retries N] [--base-url URL [--readiness-url URL]]\n" +
-			"                [--browser PATH | --cdp-url URL] [--headed] [--json] FILE|DIR...",
+			"                [--browser PATH | --cdp-url URL] [--headed] [--artifacts-mode private|group] [--json] FILE|DIR...",
 		Flags: append(browserFlags(),
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-results", Usage: "directory for report.json, junit.xml, report.html and artifacts/ (created 0700)"},
 			&cli.IntFlag{Name: "jobs", Value: goruntime.NumCPU(), Usage: "scenarios run in parallel, each in its own browser context (scenarios sharing a managed server address still take turns)"},
@@ -32,9 +34,14 @@ func runCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "base-url", Usage: "the site under test is already running at `URL`: every scenario uses it in external mode (no managed server)"},
 			&cli.StringFlag{Name: "readiness-url", Usage: "with --base-url: the `URL` to probe for readiness (default: the base URL)"},
 			&cli.BoolFlag{Name: "json", Usage: "print only the run summary as JSON on stdout"},
+			artifactsModeFlag(),
 		),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
+				return err
+			}
+			mode, err := artifactsMode(c)
+			if err != nil {
 				return err
 			}
 			if n := c.Int("jobs"); n < 1 || n > budgets.RunJobs {
@@ -79,24 +86,24 @@ func runCommand(st *state) *cli.Command {
 				loaded = nil
 			}
 			out := c.String("out")
-			if err := prepareOutDir(out); err != nil {
+			if err := prepareOutDir(out, mode); err != nil {
 				return err
 			}
 			if len(loaded) == 0 && !c.Bool("json") {
 				fmt.Fprintf(st.stdout, "shard %d/%d has no scenario files\n", sh.Index, sh.Total)
 			}
-			return runScenarios(c, st, loaded, out)
+			return runScenarios(c, st, loaded, out, mode)
 		},
 	}
 }
 
-func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string) error {
-	ro := newRunOutput(st)
+func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string, mode artifacts.Mode) error {
+	ro := newRunOutput(st, mode)
 	defer ro.flush()
 	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: c.Int("jobs"), FailFast: c.Bool("fail-fast"), Retries: c.Int("retries"),
 		Emit: func(sr scenario.ScenarioReport) {
 			if !c.Bool("json") {
-				printScenario(ro.st, sr)
+				printScenario(ro.st, sr, filepath.Join(out, "artifacts"))
 			}
 		}})
 	if err != nil {
@@ -107,19 +114,13 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 		fmt.Fprintf(ro.st.stdout, "running %d scenarios, up to %d at a time\n", len(loaded), min(c.Int("jobs"), len(loaded)))
 	}
 	rep := suite.Run(c.Context)
-	reportPath, err := writeReports(out, rep, ro.secrets)
+	reportPath, err := writeReports(out, rep, ro)
 	if err != nil {
 		return err
 	}
 	counts := rep.Count()
 	if c.Bool("json") {
-		_ = json.NewEncoder(ro.st.stdout).Encode(struct {
-			Version    int             `json:"version"`
-			Status     string          `json:"status"`
-			Counts     scenario.Counts `json:"counts"`
-			DurationMs int64           `json:"durationMs"`
-			Report     string          `json:"report"`
-		}{scenario.ReportVersion, rep.Status, counts, rep.DurationMs, reportPath})
+		_ = json.NewEncoder(ro.st.stdout).Encode(newRunSummary(rep, reportPath))
 	} else {
 		fmt.Fprintf(ro.st.stdout, "\n%s in %.1fs\nreport: %s\n", summaryCounts(rep), float64(rep.DurationMs)/1000, reportPath)
 		if counts.Failed+counts.Error+counts.Flaky > 0 { // a flaky scenario's failed attempts are worth a look too
@@ -142,8 +143,10 @@ func exitForStatus(status string) error {
 }
 
 // printScenario writes one progress line per finished scenario, plus the failing
-// operation or scenario error (of the last attempt, when it ran more than once).
-func printScenario(st *state, sr scenario.ScenarioReport) {
+// operation (with what an assertion expected) or scenario error (of the last attempt, when it
+// ran more than once) and the last lines of the hook and server logs, read from
+// artifactsDir.
+func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string) {
 	label := map[string]string{scenario.StatusPassed: "PASS", scenario.StatusFailed: "FAIL", scenario.StatusError: "ERROR", scenario.StatusInterrupted: "INTERRUPTED",
 		scenario.StatusSkipped: "SKIP", scenario.StatusFlaky: "FLAKY"}[sr.Status]
 	attempts := ""
@@ -161,10 +164,19 @@ func printScenario(st *state, sr scenario.ScenarioReport) {
 				name = op.ID + " (" + op.Op + ")"
 			}
 			fmt.Fprintf(st.stdout, "      operations[%d] %s: %s: %s\n", op.Index, name, op.Error.Code, op.Error.Message)
+			if exp := op.Expected(); exp != "" {
+				fmt.Fprintf(st.stdout, "        expected: %s\n", exp)
+			}
 		}
 	}
 	if sr.Error != nil {
 		fmt.Fprintf(st.stdout, "      %s: %s\n", sr.Error.Code, sr.Error.Message)
+	}
+	if sr.SkipReason != "" {
+		fmt.Fprintf(st.stdout, "      %s\n", sr.SkipReason)
+	}
+	if reportview.ShowsLogs(sr.Status) {
+		reportview.WriteLogTails(st.stdout, "      ", artifactsDir, sr.Diagnostics)
 	}
 }
 

@@ -6,17 +6,20 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/fastbrowser/fastbrowser/artifacts"
 )
 
-// prepareOutDir makes --out DIR private before anything is written there: a missing
-// directory is created 0700; an existing one must be a real directory (not a symlink, even
-// to a directory) owned by this user, and is tightened to 0700. Anything else is refused
-// (exit 2) rather than written through: report.json, report.html and artifacts/ hold page
-// content.
-func prepareOutDir(dir string) error {
+// prepareOutDir makes --out DIR private (mode's directory mode: 0700, or 0750 with
+// --artifacts-mode group) before anything is written there: a missing directory is created
+// so; an existing one must be a real directory (not a symlink, even to a directory) owned by
+// this user, and is set to that mode. Anything else is refused (exit 2) rather than written
+// through: report.json, report.html and artifacts/ hold page content.
+func prepareOutDir(dir string, mode artifacts.Mode) error {
+	want := mode.Dir()
 	path := filepath.Clean(dir) // "link/" would make Lstat follow the link
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(path, 0o700); err != nil {
+		if err := os.MkdirAll(path, want); err != nil {
 			return usageError("--out %s: cannot create the directory", dir)
 		}
 	}
@@ -43,9 +46,9 @@ func prepareOutDir(dir string) error {
 	if st, ok := dfi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
 		return usageError("--out %s: owned by uid %d, not by this user (%d)", dir, st.Uid, os.Geteuid())
 	}
-	if dfi.Mode().Perm() != 0o700 {
-		if err := d.Chmod(0o700); err != nil {
-			return usageError("--out %s: mode %s and cannot tighten it to 0700", dir, dfi.Mode().Perm())
+	if dfi.Mode().Perm() != want {
+		if err := d.Chmod(want); err != nil {
+			return usageError("--out %s: mode %s and cannot set it to %#o", dir, dfi.Mode().Perm(), want)
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/scenario/junit"
@@ -17,10 +18,11 @@ type runOutput struct {
 	st             *state // writes through the scrubbing writers
 	secrets        *secrets.Set
 	stdout, stderr *secrets.Writer
+	mode           artifacts.Mode // --artifacts-mode: of the out dir and all written in it
 }
 
-func newRunOutput(st *state) *runOutput {
-	ro := &runOutput{secrets: secrets.New()}
+func newRunOutput(st *state, mode artifacts.Mode) *runOutput {
+	ro := &runOutput{secrets: secrets.New(), mode: mode}
 	ro.stdout, ro.stderr = ro.secrets.Writer(st.stdout), ro.secrets.Writer(st.stderr)
 	ro.st = st.withOutput(ro.stdout, ro.stderr)
 	return ro
@@ -35,7 +37,7 @@ func (ro *runOutput) flush() {
 // the command's own choices). A secret that cannot be registered is invalid input (exit 2).
 func newSuite(c *cli.Context, ro *runOutput, loaded []*scenario.Loaded, out string, opts scenario.SuiteOptions) (*scenario.Suite, error) {
 	opts.Session = runtimeOptions(c, ro.st, nil)
-	opts.Out, opts.Secrets, opts.Notices = out, ro.secrets, ro.st.stderr
+	opts.Out, opts.Secrets, opts.Notices, opts.ArtifactsMode = out, ro.secrets, ro.st.stderr, ro.mode
 	s, err := scenario.NewSuite(loaded, opts)
 	if err != nil {
 		return nil, exitWith(exitInvalid, "%v", err)
@@ -44,17 +46,33 @@ func newSuite(c *cli.Context, ro *runOutput, loaded []*scenario.Loaded, out stri
 }
 
 // writeReports writes DIR/report.json, DIR/junit.xml and DIR/report.html, all scrubbed of
-// the run's secrets, and returns the report.json path.
-func writeReports(out string, rep *scenario.Report, set *secrets.Set) (string, error) {
+// the run's secrets and in its --artifacts-mode, and returns the report.json path.
+func writeReports(out string, rep *scenario.Report, ro *runOutput) (string, error) {
+	set := ro.secrets
 	reportPath := filepath.Join(out, "report.json")
-	if err := rep.WriteFileScrubbed(reportPath, set.ScrubJSON); err != nil {
+	if err := rep.WriteFileScrubbed(reportPath, set.ScrubJSON, ro.mode); err != nil {
 		return "", exitWith(exitFailed, "cannot write %s", reportPath)
 	}
-	if err := junit.WriteFile(filepath.Join(out, "junit.xml"), rep, set.ScrubBytes); err != nil {
+	if err := junit.WriteFile(filepath.Join(out, "junit.xml"), rep, set.ScrubBytes, ro.mode); err != nil {
 		return "", exitWith(exitFailed, "cannot write %s", filepath.Join(out, "junit.xml"))
 	}
-	if err := writeHTMLReport(out, rep, set.ScrubBytes); err != nil {
+	if err := writeHTMLReport(out, rep, set.ScrubBytes, ro.mode); err != nil {
 		return "", exitWith(exitFailed, "cannot write %s", filepath.Join(out, "report.html"))
 	}
 	return reportPath, nil
+}
+
+// artifactsModeFlag is --artifacts-mode of run and replay.
+func artifactsModeFlag() cli.Flag {
+	return &cli.StringFlag{Name: "artifacts-mode", Value: artifacts.ModePrivate.String(),
+		Usage: "who may read the out dir: `private` (directories 0700, files 0600) or group (0750, 0640: for a CI agent of your group reading as another user)"}
+}
+
+// artifactsMode reads --artifacts-mode; a bad value is invalid input (exit 2).
+func artifactsMode(c *cli.Context) (artifacts.Mode, error) {
+	m, err := artifacts.ParseMode(c.String("artifacts-mode"))
+	if err != nil {
+		return m, usageError("--artifacts-mode: %v", err)
+	}
+	return m, nil
 }

@@ -22,6 +22,12 @@ func detail(s *scenario.ScenarioReport) string {
 			continue
 		}
 		fmt.Fprintf(&b, "operations[%d] %s: %s\n", op.Index, opName(op), op.Status)
+		if op.Target != "" {
+			fmt.Fprintf(&b, "  target: %s\n", op.Target)
+		}
+		if exp := op.Expected(); exp != "" {
+			fmt.Fprintf(&b, "  expected: %s\n", exp) // the error's message says what was found
+		}
 		if op.Error != nil {
 			writeError(&b, op.Error)
 		}

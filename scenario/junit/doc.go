@@ -9,10 +9,12 @@
 //   - <testsuites name="fastbrowser"> holds the run totals;
 //   - one <testsuite> per scenario file, in the order files first appear in the report, named
 //     by the file path as the report gives it;
-//   - one <testcase> per scenario, named by the scenario id;
+//   - one <testcase> per scenario, named by the scenario id, with file="…" (the scenario file
+//     relative to the working directory: GitLab shows and links it) and a <system-out> that
+//     starts with the scenario's description (what Jenkins and GitLab show for a test);
 //   - "failed" becomes <failure>, "error" and "interrupted" (and any unknown status, as
-//     Report.Count does) become <error>, "skipped" becomes <skipped/>, "passed" and "flaky"
-//     have none of them;
+//     Report.Count does) become <error>, "skipped" becomes <skipped message="skipReason"/>,
+//     "passed" and "flaky" have none of them;
 //   - a scenario that ran more than once (run --retries) is written as Maven Surefire writes
 //     reruns (surefire-test-report-3.0.xsd): its result describes the last attempt, and each
 //     earlier attempt is a <flakyFailure>/<flakyError> (flaky: a pass on a retry) or a

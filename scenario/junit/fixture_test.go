@@ -57,7 +57,7 @@ func loginFailed() scenario.ScenarioReport {
 		Operations: []scenario.OperationReport{
 			{Index: 0, Op: "navigate", Status: scenario.StatusPassed, DurationMs: 30, Result: json.RawMessage(`"` + resultMarker + `"`)},
 			{
-				Index: 1, ID: "wrong-title", Op: "assert", Status: scenario.StatusFailed, DurationMs: 9, Posture: transport.PostureFailed,
+				Index: 1, ID: "wrong-title", Op: "assert", Value: `title "Dashboard"`, Status: scenario.StatusFailed, DurationMs: 9, Posture: transport.PostureFailed,
 				Blocked: []transport.Blocked{{Kind: "script", Origin: "https://tracker.example"}},
 				Dialogs: []transport.Dialog{{Type: "confirm", Message: "Leave <now>?", Action: transport.DialogDismissed}},
 				Error: &transport.OperationError{Operation: "assert", Phase: transport.PhaseVerify, Code: "assertion_failed",

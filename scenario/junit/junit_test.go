@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -163,7 +164,7 @@ func TestWriteMapsScenariosToSuitesAndCases(t *testing.T) {
 		t.Errorf("failure message=%q type=%q", f.Message, f.Type)
 	}
 	for _, s := range []string{
-		"operations[1] wrong-title (assert): failed", "phase: verify", "retry: safe", "mutationState: not_attempted",
+		"operations[1] wrong-title (assert): failed", `expected: title "Dashboard"`, "phase: verify", "retry: safe", "mutationState: not_attempted",
 		"blocked: script https://tracker.example",
 		"dialog: confirm dismissed: Leave <now>?",
 		"evidence: screenshot artifacts/login/20250304T040607Z-abcd/1-screenshot.png",
@@ -291,7 +292,7 @@ func TestWriteFileIsAtomic0600AndScrubbed(t *testing.T) {
 		b = bytes.ReplaceAll(b, []byte("SECRET"), []byte("[REDACTED]"))
 		return bytes.ReplaceAll(b, []byte(`pass"word`), []byte("[REDACTED]"))
 	}
-	if err := WriteFile(path, rep, scrub); err != nil {
+	if err := WriteFile(path, rep, scrub, artifacts.ModePrivate); err != nil {
 		t.Fatal(err)
 	}
 

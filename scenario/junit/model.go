@@ -50,9 +50,12 @@ type property struct {
 // (surefire-test-report-3.0.xsd), which is where its rerun and flaky elements may go; at
 // most one of failure, skipped and error is ever set (the Ant XSD's rule).
 type testCase struct {
-	Name          string    `xml:"name,attr"`
-	Classname     string    `xml:"classname,attr"`
-	Time          string    `xml:"time,attr"`
+	Name      string `xml:"name,attr"`
+	Classname string `xml:"classname,attr"`
+	Time      string `xml:"time,attr"`
+	// File is the scenario file as GitLab, pytest and jest-junit write it (relative to the
+	// working directory): GitLab shows it beside the test and links it to the repository.
+	File          string    `xml:"file,attr,omitempty"`
 	Failure       *problem  `xml:"failure,omitempty"`
 	RerunFailures []rerun   `xml:"rerunFailure"`
 	FlakyFailures []rerun   `xml:"flakyFailure"`

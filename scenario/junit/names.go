@@ -2,7 +2,9 @@ package junit
 
 import (
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -30,3 +32,21 @@ func seconds(ms int64) string {
 // timestamp is the XSD's ISO8601_DATETIME_PATTERN: no zone suffix, so it is written in UTC to
 // mean the same thing on every CI machine.
 func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05") }
+
+// caseFile is the testcase's file attribute: the scenario file relative to the working
+// directory (CI runs from the repository root, so this is the repository path GitLab links),
+// with "/" separators. The report names the file as it was given; an absolute path inside
+// the working directory is made relative, any other path is kept as it is.
+func caseFile(file string) string {
+	if file == "" {
+		return ""
+	}
+	if filepath.IsAbs(file) {
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, file); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				file = rel
+			}
+		}
+	}
+	return path.Clean(filepath.ToSlash(file))
+}

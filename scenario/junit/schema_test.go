@@ -24,7 +24,7 @@ func TestSchemaChecker(t *testing.T) {
 		"unknown element in testsuite": func(s string) string {
 			return strings.Replace(s, "<system-err>", "<extra/><system-err>", 1)
 		},
-		"unknown attribute": func(s string) string { return strings.Replace(s, `<testcase `, `<testcase file="x" `, 1) },
+		"unknown attribute": func(s string) string { return strings.Replace(s, `<testcase `, `<testcase line="3" `, 1) },
 		"missing hostname":  func(s string) string { return regexp.MustCompile(` hostname="[^"]*"`).ReplaceAllString(s, "") },
 		"missing classname": func(s string) string { return regexp.MustCompile(` classname="[^"]*"`).ReplaceAllString(s, "") },
 		"properties after testcase": func(s string) string {

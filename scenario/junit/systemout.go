@@ -7,10 +7,19 @@ import (
 	"github.com/fastbrowser/fastbrowser/scenario"
 )
 
-// systemOut is the testcase's <system-out>: the lifecycle events, then one line per
-// operation, so a CI log shows how far the scenario got without opening report.json.
+// systemOut is the testcase's <system-out>: the scenario's description, the lifecycle
+// events, then one line per operation, so a CI log shows how far the scenario got without
+// opening report.json. The description goes here rather than into a property because the
+// system-out is what Jenkins (the test's "Standard Output") and GitLab (the test's "System
+// output") show; neither shows testcase properties, which the Ant XSD does not allow anyway.
 func systemOut(s *scenario.ScenarioReport) string {
 	var b strings.Builder
+	if s.Description != "" {
+		fmt.Fprintf(&b, "description: %s\n", s.Description)
+	}
+	if s.SkipReason != "" {
+		fmt.Fprintf(&b, "skipped: %s\n", s.SkipReason)
+	}
 	for _, e := range s.Events {
 		fmt.Fprintf(&b, "+%dms %s %s %s\n", e.AtMs, e.Kind, e.Name, e.Status)
 	}

@@ -14,6 +14,7 @@ func testCaseOf(s *scenario.ScenarioReport) testCase {
 		Name:      xmlText(s.ID),
 		Classname: xmlText(classname(s.File)),
 		Time:      seconds(s.DurationMs),
+		File:      xmlText(caseFile(s.File)),
 		SystemOut: textBlock(xmlText(systemOut(s))),
 	}
 	switch s.Status {
@@ -23,7 +24,7 @@ func testCaseOf(s *scenario.ScenarioReport) testCase {
 		// attempt.
 		tc.FlakyFailures, tc.FlakyErrors = reruns(s)
 	case scenario.StatusSkipped:
-		tc.Skipped = &skipped{}
+		tc.Skipped = &skipped{Message: xmlText(s.SkipReason)}
 		if s.Error != nil {
 			tc.Skipped.Message = xmlText(headline(s.Error))
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/scenario"
 )
 
@@ -32,8 +33,9 @@ func encode(w io.Writer, m *testSuites) error {
 // scrubber: a secret may have reached an error message) it is applied to every text before
 // encoding, so XML escaping cannot hide a secret from it, and then to the rendered bytes. The
 // file is written atomically (temp file in the same directory, then rename) so a CI step never
-// reads a half-written report, and is 0600 whatever the umask, like report.json.
-func WriteFile(path string, rep *scenario.Report, scrub func([]byte) []byte) error {
+// reads a half-written report, and has mode's file mode (0600 private) whatever the umask,
+// like report.json.
+func WriteFile(path string, rep *scenario.Report, scrub func([]byte) []byte, mode artifacts.Mode) error {
 	m := build(rep, hostname())
 	if scrub != nil {
 		scrubModel(m, scrub)
@@ -46,7 +48,7 @@ func WriteFile(path string, rep *scenario.Report, scrub func([]byte) []byte) err
 	if scrub != nil {
 		data = scrub(data)
 	}
-	return scenario.WritePrivateFile(path, data)
+	return scenario.WriteOutputFile(path, data, mode)
 }
 
 // hostname is the XSD's "machine executing the test or 'localhost'".

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/scenario"
 )
 
@@ -15,9 +16,10 @@ func HTML(w io.Writer, rep *scenario.Report, artifactsDir string) error {
 }
 
 // WriteHTMLFile renders rep to memory, passes the page through scrub (the caller's secret
-// scrubber; nil means none) and writes it to path atomically, mode 0600 whatever the umask:
-// a half-written or world-readable page could leak what the scrubber is there to hide.
-func WriteHTMLFile(path string, rep *scenario.Report, artifactsDir string, scrub func([]byte) []byte) error {
+// scrubber; nil means none) and writes it to path atomically, in mode's file mode (0600
+// private, 0640 group) whatever the umask: a half-written or world-readable page could leak
+// what the scrubber is there to hide.
+func WriteHTMLFile(path string, rep *scenario.Report, artifactsDir string, scrub func([]byte) []byte, mode artifacts.Mode) error {
 	var buf bytes.Buffer
 	if err := HTML(&buf, rep, artifactsDir); err != nil {
 		return err
@@ -26,5 +28,5 @@ func WriteHTMLFile(path string, rep *scenario.Report, artifactsDir string, scrub
 	if scrub != nil {
 		out = scrub(out)
 	}
-	return scenario.WritePrivateFile(path, out)
+	return scenario.WriteOutputFile(path, out, mode)
 }

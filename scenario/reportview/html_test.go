@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -146,7 +147,7 @@ func TestWriteHTMLFile(t *testing.T) {
 	scrub := func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("hunter2"), []byte("[REDACTED]")) }
 	// The strictest umask: the file must still come out 0600, not 0000.
 	old := syscall.Umask(0o777)
-	err := WriteHTMLFile(out, rep, dir, scrub)
+	err := WriteHTMLFile(out, rep, dir, scrub, artifacts.ModePrivate)
 	syscall.Umask(old)
 	if err != nil {
 		t.Fatal(err)

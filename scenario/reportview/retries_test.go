@@ -57,7 +57,7 @@ func TestHTMLShowsAttempts(t *testing.T) {
 // of one with its failure and evidence.
 func TestTextShowsAttempts(t *testing.T) {
 	var buf bytes.Buffer
-	Text(&buf, flakyReport(t, t.TempDir()))
+	Text(&buf, flakyReport(t, t.TempDir()), "artifacts")
 	out := buf.String()
 	for _, want := range []string{
 		"passed — 1 passed, 1 flaky, 0 failed, 0 error",

@@ -3,15 +3,19 @@ package reportview
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // Text writes a short terminal summary of rep: the run's status and counts, then for each
-// scenario that did not pass, the failing operation, its error and where its evidence is.
-// Evidence paths are shown relative to the report's directory (artifacts/…).
-func Text(w io.Writer, rep *scenario.Report) {
+// scenario that did not pass, the failing operation, its error and where its evidence is,
+// and the last lines of its hook and server logs. Evidence and log paths are joined to
+// artifactsDir (the report's DIR/artifacts as the caller reached it), so they open from
+// where the command ran.
+func Text(w io.Writer, rep *scenario.Report, artifactsDir string) {
 	c := rep.Count()
 	fmt.Fprintf(w, "run %s: %s — %d passed", terminalSafe(rep.RunID), terminalSafe(rep.Status), c.Passed)
 	if c.Flaky > 0 {
@@ -32,8 +36,14 @@ func Text(w io.Writer, rep *scenario.Report) {
 			label = terminalSafe(s.Status)
 		}
 		fmt.Fprintf(w, "%-5s %s (%s)\n", label, terminalSafe(s.ID), terminalSafe(s.File))
+		if s.Description != "" {
+			fmt.Fprintf(w, "      %s\n", terminalSafe(s.Description))
+		}
 		if len(s.Attempts) == 0 {
-			failures(w, "      ", s.Operations, s.Error)
+			failures(w, "      ", s.Operations, s.Error, artifactsDir)
+			if ShowsLogs(s.Status) {
+				WriteLogTails(w, "      ", artifactsDir, s.Diagnostics)
+			}
 			continue
 		}
 		// A retried scenario: each attempt's failure, the last attempt's included.
@@ -43,13 +53,16 @@ func Text(w io.Writer, rep *scenario.Report) {
 			if a.Operation != nil {
 				ops = []scenario.OperationReport{*a.Operation}
 			}
-			failures(w, "        ", ops, a.Error)
+			failures(w, "        ", ops, a.Error, artifactsDir)
+		}
+		if ShowsLogs(s.Status) {
+			WriteLogTails(w, "      ", artifactsDir, s.Diagnostics)
 		}
 	}
 }
 
 // failures writes the failed operations with their evidence, then the scenario error.
-func failures(w io.Writer, indent string, ops []scenario.OperationReport, serr *transport.OperationError) {
+func failures(w io.Writer, indent string, ops []scenario.OperationReport, serr *transport.OperationError, artifactsDir string) {
 	for _, op := range ops {
 		if op.Error == nil && op.Status != scenario.StatusFailed {
 			continue
@@ -63,8 +76,11 @@ func failures(w io.Writer, indent string, ops []scenario.OperationReport, serr *
 			fmt.Fprintf(w, ": %s: %s", terminalSafe(string(op.Error.Code)), terminalSafe(op.Error.Message))
 		}
 		fmt.Fprintln(w)
+		if exp := op.Expected(); exp != "" {
+			fmt.Fprintf(w, "%s  expected: %s\n", indent, terminalSafe(exp))
+		}
 		for _, m := range op.Evidence {
-			fmt.Fprintf(w, "%s  evidence %s: %s\n", indent, terminalSafe(m.Kind), terminalSafe("artifacts/"+m.Path))
+			fmt.Fprintf(w, "%s  evidence %s: %s\n", indent, terminalSafe(m.Kind), terminalSafe(filepath.Join(artifactsDir, filepath.FromSlash(m.Path))))
 		}
 		for _, u := range op.EvidenceUnavailable {
 			fmt.Fprintf(w, "%s  %s not kept: %s\n", indent, terminalSafe(u.Part), terminalSafe(string(u.Code)))
@@ -72,5 +88,16 @@ func failures(w io.Writer, indent string, ops []scenario.OperationReport, serr *
 	}
 	if serr != nil {
 		fmt.Fprintf(w, "%s%s: %s\n", indent, terminalSafe(string(serr.Code)), terminalSafe(serr.Message))
+	}
+}
+
+// WriteLogTails writes the last TextLogLines lines of each hook and server log in diags
+// (read from artifactsDir and verified), under a line naming the source and the file.
+func WriteLogTails(w io.Writer, indent, artifactsDir string, diags []artifacts.Meta) {
+	for _, l := range ReadLogs(artifactsDir, diags) {
+		fmt.Fprintf(w, "%s%s output (last lines of %s):\n", indent, terminalSafe(l.Source), terminalSafe(l.Path))
+		for _, line := range TailLines(l.Text, TextLogLines) {
+			fmt.Fprintf(w, "%s  | %s\n", indent, terminalSafe(line))
+		}
 	}
 }

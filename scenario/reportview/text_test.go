@@ -9,7 +9,7 @@ import (
 func TestTextNamesTheFailingOperation(t *testing.T) {
 	rep := failingReport(t, t.TempDir(), "title did not equal \"Dashboard\"\x1b[2K")
 	var buf bytes.Buffer
-	Text(&buf, rep)
+	Text(&buf, rep, "artifacts")
 	out := buf.String()
 	for _, want := range []string{
 		"failed", "1 passed, 1 failed, 0 error",

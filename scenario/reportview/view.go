@@ -29,6 +29,8 @@ type runView struct {
 
 type scenarioView struct {
 	ID          string
+	Description string
+	SkipReason  string
 	File        string
 	SHA256      string
 	Status      string
@@ -39,6 +41,13 @@ type scenarioView struct {
 	Ops         []opView
 	Attempts    []attemptView // when the scenario ran more than once (run --retries)
 	Open        bool          // failed and flaky scenarios start expanded, passed ones collapsed
+	Logs        []logView     // hook and server output of a scenario that did not pass
+}
+
+// logView is the end of one hook's or server's log (already scrubbed when it was stored).
+type logView struct {
+	Source, Path, Text string
+	Cut                bool // only the end is shown
 }
 
 // attemptView is one attempt of a retried scenario: its outcome, and the operation that
@@ -56,6 +65,9 @@ type opView struct {
 	Index    int
 	ID       string
 	Op       string
+	Target   string
+	Value    string
+	HTTP     int // a navigate's or reload's document status
 	Status   string
 	Duration string
 	Posture  string
@@ -63,6 +75,9 @@ type opView struct {
 	Dialogs  []transport.Dialog
 	Error    *errorView
 	Evidence *evidenceView
+	// Expected is what a failed assertion expected (its kind and value), shown beside the
+	// error message, which says what was found.
+	Expected string
 }
 
 type errorView struct {
@@ -88,12 +103,18 @@ func buildPage(rep *scenario.Report, artifactsDir string) pageView {
 	}
 	for _, s := range rep.Scenarios {
 		sv := scenarioView{
-			ID: s.ID, File: s.File, SHA256: s.SHA256, Status: s.Status, Duration: formatMs(s.DurationMs),
+			ID: s.ID, Description: s.Description, SkipReason: s.SkipReason, File: s.File, SHA256: s.SHA256, Status: s.Status, Duration: formatMs(s.DurationMs),
 			Enforcement: s.Enforcement, Events: s.Events, Error: errorOf(s.Error),
 			Open: s.Status != scenario.StatusPassed && s.Status != scenario.StatusSkipped,
 		}
 		for _, op := range s.Operations {
 			sv.Ops = append(sv.Ops, opViewOf(op, artifactsDir))
+		}
+		if ShowsLogs(s.Status) {
+			for _, l := range ReadLogs(artifactsDir, s.Diagnostics) {
+				text, cut := tailBytes(l.Text, htmlLogBytes)
+				sv.Logs = append(sv.Logs, logView{Source: l.Source, Path: "artifacts/" + l.Meta.Path, Text: text, Cut: cut})
+			}
 		}
 		for _, a := range s.Attempts {
 			av := attemptView{Attempt: a.Attempt, Status: a.Status, Duration: formatMs(a.DurationMs), Events: a.Events, Error: errorOf(a.Error)}
@@ -111,8 +132,12 @@ func buildPage(rep *scenario.Report, artifactsDir string) pageView {
 // opViewOf is one operation's row, its evidence loaded from artifactsDir.
 func opViewOf(op scenario.OperationReport, artifactsDir string) opView {
 	ov := opView{
-		Index: op.Index, ID: op.ID, Op: op.Op, Status: op.Status, Duration: formatMs(op.DurationMs),
+		Index: op.Index, ID: op.ID, Op: op.Op, Target: op.Target, Value: op.Value, HTTP: op.HTTPStatus,
+		Status: op.Status, Duration: formatMs(op.DurationMs),
 		Posture: string(op.Posture), Blocked: op.Blocked, Dialogs: op.Dialogs, Error: errorOf(op.Error),
+	}
+	if op.Error != nil {
+		ov.Expected = op.Expected()
 	}
 	if len(op.Evidence) > 0 || len(op.EvidenceUnavailable) > 0 {
 		ov.Evidence = loadEvidence(artifactsDir, op.Evidence, op.EvidenceUnavailable)

@@ -68,6 +68,9 @@ var schemaRules = map[string]elemRule{
 	"property":   {required: []string{"name", "value"}},
 	"testcase": {
 		required: []string{"name", "classname", "time"},
+		// file: the scenario file, the attribute GitLab, pytest and jest-junit write and
+		// GitLab shows; readers that do not know it (Jenkins) ignore it.
+		optional: []string{"file"},
 		seq: []particle{
 			{[]string{"failure"}, 0, 1},
 			{[]string{"rerunFailure"}, 0, -1},
