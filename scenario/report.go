@@ -47,11 +47,14 @@ type BrowserInfo struct {
 
 // ScenarioReport is one scenario's outcome.
 type ScenarioReport struct {
-	ID         string `json:"id"`
-	File       string `json:"file"`
-	SHA256     string `json:"sha256"`
-	Status     string `json:"status"`
-	DurationMs int64  `json:"durationMs"`
+	ID     string `json:"id"`
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
+	// Fragments lists the fragment files the scenario included (file, sha256), whose
+	// digests SHA256 then covers too.
+	Fragments  []FragmentRef `json:"fragments,omitempty"`
+	Status     string        `json:"status"`
+	DurationMs int64         `json:"durationMs"`
 	// Enforcement lists where the origin policy is enforced: "browser" (CDP interception)
 	// and, later, "proxy".
 	Enforcement []string                  `json:"enforcement"`

@@ -58,9 +58,16 @@ func schemaErr(t testing.TB, data []byte) error {
 // load writes data to a file and loads it as the CLI does.
 func load(t *testing.T, data []byte) error {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "scenario.json")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "scenario.json")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
+	}
+	// Upload paths must name files next to the scenario (the documents use a.txt, f0.txt…).
+	for _, name := range append([]string{"a.txt"}, strings.Split(strings.Trim(manyFiles(33), `"`), `","`)...) {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	_, err := scenario.Load(path)
 	return err
