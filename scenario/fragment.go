@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -279,4 +280,16 @@ func (op *Operation) where() string {
 		return ""
 	}
 	return " (from " + op.from[len(op.from)-1].file + ")"
+}
+
+// IsFragment says whether data looks like a fragment file (an object with "fragment" and no
+// "id"), so that a directory of scenarios can hold its fragments: `run DIR` skips them.
+func IsFragment(data []byte) bool {
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(data, &probe) != nil {
+		return false
+	}
+	_, frag := probe["fragment"]
+	_, id := probe["id"]
+	return frag && !id
 }

@@ -86,6 +86,9 @@ func LoadWith(path string, o Overrides) (*Loaded, error) {
 		var ve *ValidationError
 		if errors.As(err, &ve) {
 			ve.File = path
+			if IsFragment(data) {
+				ve.Path, ve.Message = "", `a fragment file, not a scenario: include it from a scenario's operations ({"include": "…"})`
+			}
 		}
 		return nil, err
 	}
@@ -108,6 +111,7 @@ func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 	if err := strictjson.Decode(data, &f); err != nil {
 		return nil, fromStrict(err)
 	}
+	o.Config.fill(&f)
 	o.apply(&f)
 	if f.Version != FileVersion {
 		return nil, fail("version", fmt.Sprintf("unsupported version %d; this build reads version %d", f.Version, FileVersion))

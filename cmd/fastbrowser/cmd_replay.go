@@ -17,13 +17,14 @@ func replayCommand(st *state) *cli.Command {
 		Name: "replay",
 		Usage: "re-run a failed scenario of a report locally, up to and including the operation that failed, and say whether the " +
 			"same failure happened again (exit like run; 2 when the scenario file changed since the run, unless --force)",
-		UsageText: "fastbrowser replay [--scenario ID] [--out DIR] [--headed] [--keep-open] [--force] [--browser PATH | --cdp-url URL] [--json] REPORT.json",
+		UsageText: "fastbrowser replay [--scenario ID] [--out DIR] [--headed] [--keep-open] [--force] [--config FILE] [--browser PATH | --cdp-url URL] [--json] REPORT.json",
 		Flags: append(browserFlags(),
 			&cli.StringFlag{Name: "scenario", Usage: "the scenario `ID` to replay (default: the report's first failed scenario)"},
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-replay", Usage: "directory for the replay's report.json, report.html and artifacts (0700)"},
 			&cli.BoolFlag{Name: "keep-open", Usage: "leave the browser on the failing page until Ctrl-C (with --headed or --cdp-url)"},
 			&cli.BoolFlag{Name: "force", Usage: "replay even when the scenario file's SHA-256 differs from the report's"},
 			&cli.BoolFlag{Name: "json", Usage: "print only the replay summary as JSON on stdout"},
+			configFlag(),
 		),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
@@ -44,7 +45,11 @@ func replayCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			l, err := loadForReplay(orig, c.Bool("force"), st)
+			cfg, err := runConfig(c, orig.File)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			l, err := loadForReplay(orig, cfg, c.Bool("force"), st)
 			if err != nil {
 				return err
 			}
@@ -70,14 +75,14 @@ func pickScenario(rep *scenario.Report, id, reportPath string) (*scenario.Scenar
 	return nil, usageError("%s: no failed scenario to replay", reportPath)
 }
 
-// loadForReplay loads the scenario file the report names, refuses it when its bytes changed
-// since the run (unless forced), and cuts it after the operation that failed (a scenario that
+// loadForReplay loads the scenario file the report names (with the run config's defaults),
+// refuses it when its bytes or its fragments' changed since the run (unless forced), and cuts it after the operation that failed (a scenario that
 // failed outside its operations runs whole).
-func loadForReplay(orig *scenario.ScenarioReport, force bool, st *state) (*scenario.Loaded, error) {
+func loadForReplay(orig *scenario.ScenarioReport, cfg *scenario.RunConfig, force bool, st *state) (*scenario.Loaded, error) {
 	if _, err := os.Stat(orig.File); err != nil {
 		return nil, usageError("%s: the scenario file of %q cannot be read (replay from the directory the run was started in)", orig.File, orig.ID)
 	}
-	l, err := scenario.Load(orig.File)
+	l, err := scenario.LoadWith(orig.File, scenario.Overrides{Config: cfg})
 	if err != nil {
 		return nil, usageError("%v", err)
 	}

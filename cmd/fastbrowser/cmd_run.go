@@ -19,7 +19,7 @@ func runCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:  "run",
 		Usage: "run scenario files; write DIR/report.json, DIR/junit.xml, DIR/report.html (exit 0 passed or flaky, 1 failed or error, 2 invalid input, 130 interrupted)",
-		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--retries N] [--base-url URL [--readiness-url URL]]\n" +
+		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--retries N] [--config FILE] [--base-url URL [--readiness-url URL]]\n" +
 			"                [--browser PATH | --cdp-url URL] [--headed] [--json] FILE|DIR...",
 		Flags: append(browserFlags(),
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-results", Usage: "directory for report.json, junit.xml, report.html and artifacts/ (created 0700)"},
@@ -32,6 +32,7 @@ func runCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "base-url", Usage: "the site under test is already running at `URL`: every scenario uses it in external mode (no managed server)"},
 			&cli.StringFlag{Name: "readiness-url", Usage: "with --base-url: the `URL` to probe for readiness (default: the base URL)"},
 			&cli.BoolFlag{Name: "json", Usage: "print only the run summary as JSON on stdout"},
+			configFlag(),
 		),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
@@ -55,8 +56,17 @@ func runCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			files = sh.Pick(files)
-			loaded, errs := scenario.LoadAll(files, over)
+			// The config is found from the first file given, before sharding, so every shard
+			// of a run uses the same one.
+			cfg, err := runConfig(c, files[0])
+			var loaded []*scenario.Loaded
+			var errs []error
+			if err != nil {
+				errs = []error{err}
+			} else {
+				over.Config = cfg
+				loaded, errs = scenario.LoadAll(sh.Pick(files), over)
+			}
 			for _, l := range loaded {
 				if err := scenario.CheckSecrets(l, st.lookup()); err != nil {
 					errs = append(errs, err)
@@ -85,15 +95,33 @@ func runCommand(st *state) *cli.Command {
 			if len(loaded) == 0 && !c.Bool("json") {
 				fmt.Fprintf(st.stdout, "shard %d/%d has no scenario files\n", sh.Index, sh.Total)
 			}
-			return runScenarios(c, st, loaded, out)
+			return runScenarios(c, st, loaded, out, settingsOf(c, cfg))
 		},
 	}
 }
 
-func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string) error {
+// runSettings are run's --jobs and --retries, taken from the run config when not given, and
+// the config file used.
+type runSettings struct {
+	jobs, retries int
+	config        string
+}
+
+func settingsOf(c *cli.Context, cfg *scenario.RunConfig) runSettings {
+	s := runSettings{jobs: c.Int("jobs"), retries: c.Int("retries"), config: configPath(cfg)}
+	if cfg != nil && cfg.Jobs != nil && !c.IsSet("jobs") {
+		s.jobs = *cfg.Jobs
+	}
+	if cfg != nil && cfg.Retries != nil && !c.IsSet("retries") {
+		s.retries = *cfg.Retries
+	}
+	return s
+}
+
+func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string, rs runSettings) error {
 	ro := newRunOutput(st)
 	defer ro.flush()
-	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: c.Int("jobs"), FailFast: c.Bool("fail-fast"), Retries: c.Int("retries"),
+	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: rs.jobs, FailFast: c.Bool("fail-fast"), Retries: rs.retries,
 		Emit: func(sr scenario.ScenarioReport) {
 			if !c.Bool("json") {
 				printScenario(ro.st, sr)
@@ -103,8 +131,11 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 		return err
 	}
 	defer suite.Close()
+	if !c.Bool("json") && rs.config != "" {
+		fmt.Fprintf(ro.st.stdout, "config: %s\n", rs.config)
+	}
 	if !c.Bool("json") && len(loaded) > 1 {
-		fmt.Fprintf(ro.st.stdout, "running %d scenarios, up to %d at a time\n", len(loaded), min(c.Int("jobs"), len(loaded)))
+		fmt.Fprintf(ro.st.stdout, "running %d scenarios, up to %d at a time\n", len(loaded), min(rs.jobs, len(loaded)))
 	}
 	rep := suite.Run(c.Context)
 	reportPath, err := writeReports(out, rep, ro.secrets)
@@ -119,7 +150,8 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 			Counts     scenario.Counts `json:"counts"`
 			DurationMs int64           `json:"durationMs"`
 			Report     string          `json:"report"`
-		}{scenario.ReportVersion, rep.Status, counts, rep.DurationMs, reportPath})
+			Config     string          `json:"config,omitempty"` // the run config file used
+		}{scenario.ReportVersion, rep.Status, counts, rep.DurationMs, reportPath, rs.config})
 	} else {
 		fmt.Fprintf(ro.st.stdout, "\n%s in %.1fs\nreport: %s\n", summaryCounts(rep), float64(rep.DurationMs)/1000, reportPath)
 		if counts.Failed+counts.Error+counts.Flaky > 0 { // a flaky scenario's failed attempts are worth a look too
