@@ -140,7 +140,7 @@ func TestIncludeRefusals(t *testing.T) {
 		{"include entry with op", map[string]string{"s.json": scenarioWith(`{"op":"read","include":"f.json"}`)},
 			"operations[0]", []string{`an include entry has only "include" and "id"`}},
 		{"cycle", map[string]string{"s.json": scenarioWith(`{"include":"a.json"}`),
-			"a.json": `{"version":1,"fragment":"a","operations":[{"include":"sub/b.json"}]}`,
+			"a.json":     `{"version":1,"fragment":"a","operations":[{"include":"sub/b.json"}]}`,
 			"sub/b.json": `{"version":1,"fragment":"b","operations":[{"op":"read"},{"include":"../a.json"}]}`},
 			"operations[0].include", []string{"a.json: operations[0].include: /", "/sub/b.json: operations[1].include: include cycle: a.json → b.json → a.json"}},
 		{"self include", map[string]string{"s.json": scenarioWith(`{"include":"s.json"}`)},
