@@ -150,9 +150,9 @@ func TestSchemaAcceptsShippedScenarios(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		// Only scenario files: a JSON object with "version" and "operations".
+		// Only scenario files: a JSON object with "version" and "operations", not a fragment.
 		var probe map[string]json.RawMessage
-		if json.Unmarshal(data, &probe) != nil || probe["version"] == nil || probe["operations"] == nil {
+		if json.Unmarshal(data, &probe) != nil || probe["version"] == nil || probe["operations"] == nil || scenario.IsFragment(data) {
 			t.Logf("%s: not a scenario file, skipped", path)
 			return nil
 		}

@@ -88,6 +88,14 @@ func TestRunIncludesFragment(t *testing.T) {
 		t.Error("output holds the fragment's secret")
 	}
 
+	// The report's sha256 covers the fragments: replay refuses the scenario once a fragment
+	// it includes was edited.
+	writeTree(t, dir, map[string]string{"suite/fragments/login.json": strings.Replace(loginFragment, "sign in as ada", "sign in as ada.", 1)})
+	res = runCLI(t, map[string]string{"FB_REUSE_PASSWORD": reusePassword}, "replay", "--scenario", "signed-in", "--out", filepath.Join(dir, "replay"), filepath.Join(out, "report.json"))
+	if res.code != 2 || !strings.Contains(res.stderr, "changed since the run") {
+		t.Fatalf("replay after a fragment edit: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+
 	// Unset, the fragment's secret is refused at load, at the include entry, naming the field.
 	res = runCLI(t, map[string]string{"FB_REUSE_PASSWORD": ""}, "run", "--json", "--out", out, filepath.Join(dir, "suite"))
 	if res.code != 2 || !strings.Contains(res.stdout, `"path":"operations[0].include"`) ||
