@@ -76,16 +76,9 @@ func LoadConfig(path string) (*RunConfig, error) {
 }
 
 func loadConfig(path string) (*Config, error) {
-	info, err := os.Stat(path)
-	if err != nil || !info.Mode().IsRegular() {
-		return nil, fail("", "cannot read the config file")
-	}
-	if info.Size() > budgets.ScenarioFileSize {
-		return nil, fail("", fmt.Sprintf("file larger than %d bytes", budgets.ScenarioFileSize))
-	}
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, "config file")
 	if err != nil {
-		return nil, fail("", "cannot read the config file")
+		return nil, fail("", err.Error())
 	}
 	var c Config
 	if err := strictjson.Decode(data, &c); err != nil {

@@ -164,7 +164,7 @@ func (x *expander) include(entry *Operation, path string, src source, prefix str
 	if len(x.chain) > budgets.IncludeDepth {
 		return "", nil, fail(path, fmt.Sprintf("includes nest more than %d levels deep", budgets.IncludeDepth))
 	}
-	data, err := readBounded(abs)
+	data, err := readBounded(abs, "fragment file")
 	if err != nil {
 		return "", nil, fail(path, display+": "+err.Error())
 	}
@@ -208,17 +208,19 @@ func decodeFragment(data []byte, f *Fragment) error {
 	return nil
 }
 
-func readBounded(path string) ([]byte, error) {
+// readBounded reads a fragment or config file (what names it in messages), refusing one
+// over the scenario file size limit.
+func readBounded(path, what string) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil || !info.Mode().IsRegular() {
-		return nil, errors.New("cannot read the fragment file")
+		return nil, errors.New("cannot read the " + what)
 	}
 	if info.Size() > budgets.ScenarioFileSize {
-		return nil, fmt.Errorf("fragment file larger than %d bytes", budgets.ScenarioFileSize)
+		return nil, fmt.Errorf("%s larger than %d bytes", what, budgets.ScenarioFileSize)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, errors.New("cannot read the fragment file")
+		return nil, errors.New("cannot read the " + what)
 	}
 	return data, nil
 }

@@ -9,21 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// writeFiles writes name → content under dir (creating subdirectories) and returns dir.
+// writeFiles writes name → content under dir and returns dir.
 func writeFiles(t *testing.T, dir string, files map[string]string) string {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	runtimetest.WriteFiles(t, dir, files)
 	return dir
 }
 

@@ -11,20 +11,6 @@ import (
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 )
 
-// writeTree writes name → content under dir, creating subdirectories.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // loginFragment signs in on the fixture's /login with a password from the environment.
 const loginFragment = `{"version": 1, "fragment": "login", "description": "sign in as ada",
   "operations": [
@@ -45,7 +31,7 @@ func TestRunIncludesFragment(t *testing.T) {
 	site := runtimetest.Fixture()
 	defer site.Close()
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	runtimetest.WriteFiles(t, dir, map[string]string{
 		"suite/fragments/login.json": loginFragment,
 		"suite/signed-in.json": fmt.Sprintf(`{"version": 1, "id": "signed-in",
   "fixture": {"baseUrl": %q, "server": {"mode": "external", "readiness": {"url": %q}}},
@@ -90,7 +76,7 @@ func TestRunIncludesFragment(t *testing.T) {
 
 	// The report's sha256 covers the fragments: replay refuses the scenario once a fragment
 	// it includes was edited.
-	writeTree(t, dir, map[string]string{"suite/fragments/login.json": strings.Replace(loginFragment, "sign in as ada", "sign in as ada.", 1)})
+	runtimetest.WriteFiles(t, dir, map[string]string{"suite/fragments/login.json": strings.Replace(loginFragment, "sign in as ada", "sign in as ada.", 1)})
 	res = runCLI(t, map[string]string{"FB_REUSE_PASSWORD": reusePassword}, "replay", "--scenario", "signed-in", "--out", filepath.Join(dir, "replay"), filepath.Join(out, "report.json"))
 	if res.code != 2 || !strings.Contains(res.stderr, "changed since the run") {
 		t.Fatalf("replay after a fragment edit: exit %d\n%s%s", res.code, res.stdout, res.stderr)
@@ -120,7 +106,7 @@ func TestRunConfigDiscovery(t *testing.T) {
 	}
 	cfg := fmt.Sprintf(`{"version": 1, "jobs": 1, "retries": 0,
   "fixture": {"baseUrl": %q, "server": {"mode": "external", "readiness": {"url": %q}}}}`, site.URL, site.URL+"/health")
-	writeTree(t, root, map[string]string{
+	runtimetest.WriteFiles(t, root, map[string]string{
 		"fastbrowser.json":         `{"version": 1, "jobs": 2}`, // above .git: never found
 		"repo/.git/HEAD":           "ref: refs/heads/main\n",
 		"repo/fastbrowser.json":    cfg,
@@ -155,7 +141,7 @@ func TestRunConfigDiscovery(t *testing.T) {
 // validate, named by its path and the field's; validate prints the config it used.
 func TestConfigRefusedExit2(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	runtimetest.WriteFiles(t, dir, map[string]string{
 		".git/HEAD":           "ref: refs/heads/main\n",
 		"fastbrowser.json":    `{"version": 1, "retries": 9}`,
 		"good.json":           `{"version": 1, "id": "v", "allowedOrigins": ["*"], "operations": [{"op": "read"}]}`,
@@ -207,7 +193,7 @@ func TestUploadRelativeToScenario(t *testing.T) {
     {"op": "assert", "request": {"kind": "textContains", "value": "1 file(s) chosen: report.txt"}}
   ]}`, site.URL, site.URL+"/health", file)
 	}
-	writeTree(t, dir, map[string]string{
+	runtimetest.WriteFiles(t, dir, map[string]string{
 		"suite/upload.json":       body("files/report.txt"),
 		"suite/files/report.txt":  "quarterly numbers\n",
 		"suite/missing/miss.json": body("files/report.txt"),
