@@ -192,3 +192,16 @@ func TestIncludeSecrets(t *testing.T) {
 		t.Fatalf("secret refs %+v", refs)
 	}
 }
+
+// TestFragmentFileIsNotAScenario: given as a scenario, a fragment file is refused as one
+// (not with an unknown-field error about "fragment").
+func TestFragmentFileIsNotAScenario(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{"f.json": loginFragment})
+	_, err := Load(filepath.Join(dir, "f.json"))
+	if err == nil || !strings.Contains(err.Error(), "a fragment file, not a scenario") {
+		t.Fatalf("got %v", err)
+	}
+	if !IsFragment([]byte(loginFragment)) || IsFragment([]byte(scenarioWith(`{"op":"read"}`))) {
+		t.Error("IsFragment")
+	}
+}
