@@ -176,17 +176,16 @@ func (x *expander) include(entry *Operation, path string, src source, prefix str
 	if name == "" {
 		name = f.Fragment
 	}
-	x.fragments = append(x.fragments, FragmentRef{File: display})
-	slot := len(x.fragments) - 1
+	// Listed (and hashed) in include order: this fragment before those it includes.
+	sum := sha256.Sum256(data)
+	x.fragments = append(x.fragments, FragmentRef{File: display, SHA256: fmt.Sprintf("%x", sum)})
+	x.digests = append(x.digests, sum)
 	x.chain = append(x.chain, abs)
 	ops, ids, err := x.expand(f.Operations, source{display: display, dir: filepath.Dir(abs)}, prefix+name+".", scope, start)
 	x.chain = x.chain[:len(x.chain)-1]
 	if err != nil {
 		return "", nil, inFragment(path, display, err)
 	}
-	sum := sha256.Sum256(data)
-	x.fragments[slot].SHA256 = fmt.Sprintf("%x", sum)
-	x.digests = append(x.digests, sum)
 	return name, &expanded{display: display, ops: ops, ids: ids}, nil
 }
 

@@ -4,11 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -203,5 +205,32 @@ func TestFragmentFileIsNotAScenario(t *testing.T) {
 	}
 	if !IsFragment([]byte(loginFragment)) || IsFragment([]byte(scenarioWith(`{"op":"read"}`))) {
 		t.Error("IsFragment")
+	}
+}
+
+// TestIncludeDepth: includes nest at most budgets.IncludeDepth levels, even without a cycle.
+func TestIncludeDepth(t *testing.T) {
+	chain := func(n int) map[string]string {
+		files := map[string]string{"s.json": scenarioWith(`{"include":"f1.json"}`)}
+		for i := 1; i <= n; i++ {
+			op := `{"op":"read"}`
+			if i < n {
+				op = fmt.Sprintf(`{"include":"f%d.json"}`, i+1)
+			}
+			files[fmt.Sprintf("f%d.json", i)] = fmt.Sprintf(`{"version":1,"fragment":"f%d","operations":[%s]}`, i, op)
+		}
+		return files
+	}
+	dir := writeFiles(t, t.TempDir(), chain(budgets.IncludeDepth))
+	l, err := Load(filepath.Join(dir, "s.json"))
+	if err != nil {
+		t.Fatalf("%d levels: %v", budgets.IncludeDepth, err)
+	}
+	if got := l.Operations[0].ID; got != "" || len(l.Fragments) != budgets.IncludeDepth {
+		t.Errorf("id %q, %d fragments", got, len(l.Fragments))
+	}
+	dir = writeFiles(t, t.TempDir(), chain(budgets.IncludeDepth+1))
+	if _, err := Load(filepath.Join(dir, "s.json")); err == nil || !strings.Contains(err.Error(), "includes nest more than 8 levels deep") {
+		t.Fatalf("%d levels: %v", budgets.IncludeDepth+1, err)
 	}
 }
