@@ -75,9 +75,12 @@ type Budgets struct {
 }
 
 // Operation is one entry of "operations". Request is decoded per op after the envelope.
+// An entry with Include is replaced at load by a fragment's operations (fragment.go); every
+// other entry needs Op (checked after expansion, with the same message a strict decode gives).
 type Operation struct {
 	ID      string          `json:"id,omitempty"`
-	Op      string          `json:"op" required:"true"`
+	Op      string          `json:"op,omitempty"`
+	Include string          `json:"include,omitempty"`
 	Request json.RawMessage `json:"request,omitempty"`
 	Step    json.RawMessage `json:"step,omitempty"` // op "step" only
 	// Context applies an earlier narrowOriginPolicy's context to this operation; without
@@ -92,6 +95,15 @@ type Operation struct {
 	// op "step".
 	req  *fileRequest
 	step *Step
+
+	// Set by include expansion: where the operation was written (nil: the scenario file
+	// itself; else the include entries that brought it in), its index there, the references
+	// it may use (ids and indexes as written in its own file), and that file's directory
+	// (upload paths resolve against it).
+	from  []includeHop
+	at    int
+	scope *refScope
+	dir   string
 }
 
 // ContextRef names the narrowOriginPolicy operation whose context applies.

@@ -16,6 +16,9 @@ type Overrides struct {
 	BaseURL string
 	// ReadinessURL is the external readiness probe (default: BaseURL).
 	ReadinessURL string
+	// Config holds the run config's defaults (nil: none): they fill the fields a scenario
+	// leaves out, before BaseURL overrides.
+	Config *RunConfig
 }
 
 func (o Overrides) empty() bool { return o.BaseURL == "" }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -55,10 +56,13 @@ func quote(s string) string { return strconv.Quote(s) }
 // Loaded is a parsed, validated scenario file ready to run.
 type Loaded struct {
 	*File
-	Path    string // as given on the command line
-	Dir     string // the file's directory: a managed server's default cwd
-	SHA256  string // of the file's bytes
-	Origins []string
+	Path string // as given on the command line
+	Dir  string // the file's directory: a managed server's default cwd
+	// SHA256 is of the file's bytes, or, when it includes fragments, of what ran: the
+	// file's digest and each fragment's (combinedDigest).
+	SHA256    string
+	Fragments []FragmentRef // the fragment files included, in include order
+	Origins   []string
 }
 
 // Load reads and validates one scenario file.
@@ -77,11 +81,14 @@ func LoadWith(path string, o Overrides) (*Loaded, error) {
 	if err != nil {
 		return nil, &ValidationError{File: path, Code: transport.CodeInvalidRequest, Message: "cannot read the file"}
 	}
-	l, err := parse(data, o)
+	l, err := parse(data, o, sourceOf(path))
 	if err != nil {
 		var ve *ValidationError
 		if errors.As(err, &ve) {
 			ve.File = path
+			if IsFragment(data) {
+				ve.Path, ve.Message = "", `a fragment file, not a scenario: include it from a scenario's operations ({"include": "…"})`
+			}
 		}
 		return nil, err
 	}
@@ -93,9 +100,10 @@ func LoadWith(path string, o Overrides) (*Loaded, error) {
 // Parse decodes and validates scenario file bytes strictly: unknown fields, duplicate or
 // case-variant keys, wrong types, missing required fields and every rule of
 // docs/scenarios.md are refused with the JSON path.
-func Parse(data []byte) (*Loaded, error) { return parse(data, Overrides{}) }
+// Includes and upload paths resolve against the working directory.
+func Parse(data []byte) (*Loaded, error) { return parse(data, Overrides{}, sourceOf("scenario.json")) }
 
-func parse(data []byte, o Overrides) (*Loaded, error) {
+func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 	if len(data) > budgets.ScenarioFileSize {
 		return nil, fail("", fmt.Sprintf("file larger than %d bytes", budgets.ScenarioFileSize))
 	}
@@ -103,6 +111,7 @@ func parse(data []byte, o Overrides) (*Loaded, error) {
 	if err := strictjson.Decode(data, &f); err != nil {
 		return nil, fromStrict(err)
 	}
+	o.Config.fill(&f)
 	o.apply(&f)
 	if f.Version != FileVersion {
 		return nil, fail("version", fmt.Sprintf("unsupported version %d; this build reads version %d", f.Version, FileVersion))
@@ -138,11 +147,17 @@ func parse(data []byte, o Overrides) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	x := &expander{chain: []string{filepath.Join(src.dir, filepath.Base(src.display))}}
+	ops, _, err := x.expand(f.Operations, src, "", nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	f.Operations = ops
 	if err := checkOperations(f.Operations, base); err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(data)
-	return &Loaded{File: &f, SHA256: hex.EncodeToString(sum[:]), Origins: origins}, nil
+	sum := combinedDigest(sha256.Sum256(data), x.digests)
+	return &Loaded{File: &f, SHA256: hex.EncodeToString(sum[:]), Fragments: x.fragments, Origins: origins}, nil
 }
 
 func fromStrict(err error) error {
@@ -307,75 +322,98 @@ func checkOperations(ops []Operation, base *url.URL) error {
 	}
 	ids := map[string]int{}
 	for i := range ops {
-		op := &ops[i]
-		path := "operations[" + strconv.Itoa(i) + "]"
-		if op.ID != "" {
-			if !transport.IDShaped(op.ID) {
-				return fail(path+".id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
-			}
-			if j, dup := ids[op.ID]; dup {
-				return fail(path+".id", fmt.Sprintf("id %q is already used by operations[%d]", op.ID, j))
-			}
-			ids[op.ID] = i
+		if err := checkOperation(ops, i, ids, base); err != nil {
+			return relocate(&ops[i], i, err)
 		}
-		if op.TimeoutMs < 0 {
-			return fail(path+".timeoutMs", "expected a positive number of milliseconds")
-		}
-		if _, err := budgets.Request().ResolveMs(op.TimeoutMs); err != nil {
-			return overCeiling(path+".timeoutMs", op.TimeoutMs, budgets.Request())
-		}
-		if op.Context != nil {
-			if op.Op == OpStep || op.Op == transport.OpNarrowOriginPolicy {
-				return fail(path+".context", "a context goes with browser operations, not with "+op.Op)
-			}
-			if _, err := checkOpRef(&op.Context.Operation, path+".context.operation", i, ops, ids, transport.OpNarrowOriginPolicy); err != nil {
-				return err
-			}
-		}
-		if op.Op == OpStep {
-			st, err := parseStep(op, path, base)
-			if err != nil {
-				return err
-			}
-			op.step = st
-			continue
-		}
-		if len(op.Step) > 0 {
-			return fail(path+".step", `"step" goes with op "step"`)
-		}
-		fr, ok := newFileRequest(op.Op)
-		if !ok {
-			return fail(path+".op", fmt.Sprintf("unknown op %q; scenario files can use %s", clip(op.Op), fileOps))
-		}
-		if err := decodeRequest(fr, op.Request, path+".request"); err != nil {
-			return fromStrict(err)
-		}
-		if nav, ok := fr.op.(*transport.Navigate); ok {
-			resolved, err := resolveURL(nav.URL, base, path+".request.url")
-			if err != nil {
-				return err
-			}
-			nav.URL = resolved
-		}
-		if err := resolveAssert(fr, base, path+".request.value"); err != nil {
-			return err
-		}
-		if err := checkNarrowing(fr, path+".request.origins"); err != nil {
-			return err
-		}
-		placeholder := ""
-		if ref := fr.tab; ref != nil {
-			if _, err := checkTabRef(ref, path+".request."+fr.tabField, i, ops, ids); err != nil {
-				return err
-			}
-			placeholder = "ref"
-		}
-		if err := transport.Validate(fr.bind(placeholder)); err != nil {
-			oe := transport.AsOperationError(op.Op, err)
-			return fail(path+"."+oe.Path, oe.Message)
-		}
-		op.req = fr
 	}
+	return nil
+}
+
+// checkOperation checks ops[i] (ids holds the earlier operations' ids) and decodes its
+// request or step.
+func checkOperation(ops []Operation, i int, ids map[string]int, base *url.URL) error {
+	op := &ops[i]
+	path := "operations[" + strconv.Itoa(i) + "]"
+	if op.Op == "" {
+		return fail(path, `missing required field "op"`)
+	}
+	if op.ID != "" {
+		if !transport.IDShaped(op.ID) {
+			return fail(path+".id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
+		}
+		if j, dup := ids[op.ID]; dup {
+			return fail(path+".id", fmt.Sprintf("id %q is already used by operations[%d]%s", op.ID, j, ops[j].where()))
+		}
+		ids[op.ID] = i
+	}
+	if op.TimeoutMs < 0 {
+		return fail(path+".timeoutMs", "expected a positive number of milliseconds")
+	}
+	if _, err := budgets.Request().ResolveMs(op.TimeoutMs); err != nil {
+		return overCeiling(path+".timeoutMs", op.TimeoutMs, budgets.Request())
+	}
+	if op.Context != nil {
+		if op.Op == OpStep || op.Op == transport.OpNarrowOriginPolicy {
+			return fail(path+".context", "a context goes with browser operations, not with "+op.Op)
+		}
+		if err := op.scope.rewrite(&op.Context.Operation, path+".context.operation"); err != nil {
+			return err
+		}
+		if _, err := checkOpRef(&op.Context.Operation, path+".context.operation", i, ops, ids, transport.OpNarrowOriginPolicy); err != nil {
+			return err
+		}
+	}
+	if op.Op == OpStep {
+		st, err := parseStep(op, path, base)
+		if err != nil {
+			return err
+		}
+		op.step = st
+		return nil
+	}
+	if len(op.Step) > 0 {
+		return fail(path+".step", `"step" goes with op "step"`)
+	}
+	fr, ok := newFileRequest(op.Op)
+	if !ok {
+		return fail(path+".op", fmt.Sprintf("unknown op %q; scenario files can use %s", clip(op.Op), fileOps))
+	}
+	if err := decodeRequest(fr, op.Request, path+".request"); err != nil {
+		return fromStrict(err)
+	}
+	if nav, ok := fr.op.(*transport.Navigate); ok {
+		resolved, err := resolveURL(nav.URL, base, path+".request.url")
+		if err != nil {
+			return err
+		}
+		nav.URL = resolved
+	}
+	if err := resolveAssert(fr, base, path+".request.value"); err != nil {
+		return err
+	}
+	if err := checkNarrowing(fr, path+".request.origins"); err != nil {
+		return err
+	}
+	placeholder := ""
+	if ref := fr.tab; ref != nil {
+		if ref.Operation != nil {
+			if err := op.scope.rewrite(ref.Operation, path+".request."+fr.tabField+".operation"); err != nil {
+				return err
+			}
+		}
+		if _, err := checkTabRef(ref, path+".request."+fr.tabField, i, ops, ids); err != nil {
+			return err
+		}
+		placeholder = "ref"
+	}
+	if err := transport.Validate(fr.bind(placeholder)); err != nil {
+		oe := transport.AsOperationError(op.Op, err)
+		return fail(path+"."+oe.Path, oe.Message)
+	}
+	if err := resolveUploads(fr, op.dir, path+".request.files"); err != nil {
+		return err
+	}
+	op.req = fr
 	return nil
 }
 

@@ -52,8 +52,11 @@ type ScenarioReport struct {
 	Description string `json:"description,omitempty"`
 	File        string `json:"file"`
 	SHA256      string `json:"sha256"`
-	Status      string `json:"status"`
-	DurationMs  int64  `json:"durationMs"`
+	// Fragments lists the fragment files the scenario included (file, sha256), whose
+	// digests SHA256 then covers too.
+	Fragments  []FragmentRef `json:"fragments,omitempty"`
+	Status     string        `json:"status"`
+	DurationMs int64         `json:"durationMs"`
 	// SkipReason says why a skipped scenario never started (--fail-fast after a failure, an
 	// interrupted run).
 	SkipReason string `json:"skipReason,omitempty"`

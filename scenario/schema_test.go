@@ -58,9 +58,16 @@ func schemaErr(t testing.TB, data []byte) error {
 // load writes data to a file and loads it as the CLI does.
 func load(t *testing.T, data []byte) error {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "scenario.json")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "scenario.json")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
+	}
+	// Upload paths must name files next to the scenario (the documents use a.txt, f0.txt…).
+	for _, name := range append([]string{"a.txt"}, strings.Split(strings.Trim(manyFiles(33), `"`), `","`)...) {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	_, err := scenario.Load(path)
 	return err
@@ -143,9 +150,9 @@ func TestSchemaAcceptsShippedScenarios(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		// Only scenario files: a JSON object with "version" and "operations".
+		// Only scenario files: a JSON object with "version" and "operations", not a fragment.
 		var probe map[string]json.RawMessage
-		if json.Unmarshal(data, &probe) != nil || probe["version"] == nil || probe["operations"] == nil {
+		if json.Unmarshal(data, &probe) != nil || probe["version"] == nil || probe["operations"] == nil || scenario.IsFragment(data) {
 			t.Logf("%s: not a scenario file, skipped", path)
 			return nil
 		}

@@ -15,6 +15,7 @@ import (
 type secretRef struct {
 	path string // the field holding the reference, e.g. operations[2].request.text
 	name string // the environment variable
+	op   int    // the operation's index, -1 for a command's env (a fragment's are relocated)
 }
 
 // secretRefs lists a scenario's secrets in file order (env entries by name).
@@ -32,7 +33,7 @@ func secretRefs(l *Loaded) []secretRef {
 		}
 		slices.Sort(names)
 		for _, name := range names {
-			refs = append(refs, secretRef{path: path + ".env." + name, name: c.Env[name].FromEnv})
+			refs = append(refs, secretRef{path: path + ".env." + name, name: c.Env[name].FromEnv, op: -1})
 		}
 	}
 	if fx := l.Fixture; fx != nil && fx.Server != nil {
@@ -55,7 +56,7 @@ func secretRefs(l *Loaded) []secretRef {
 			}
 		}
 		if text != nil && text.EnvName() != "" {
-			refs = append(refs, secretRef{path: path, name: text.EnvName()})
+			refs = append(refs, secretRef{path: path, name: text.EnvName(), op: i})
 		}
 	}
 	return refs
@@ -112,7 +113,11 @@ func secretValues(l *Loaded, lookup func(string) (string, bool), strict bool) ([
 			default:
 				msg = "the value of " + ref.name + " occurs inside the mask text and cannot be masked in outputs"
 			}
-			return nil, &ValidationError{File: l.Path, Path: ref.path + ".env", Code: transport.CodeInvalidRequest, Message: msg}
+			err := error(&ValidationError{File: l.Path, Path: ref.path + ".env", Code: transport.CodeInvalidRequest, Message: msg})
+			if ref.op >= 0 {
+				err = relocate(&l.Operations[ref.op], ref.op, err)
+			}
+			return nil, err
 		}
 		values, names = append(values, v), append(names, ref.name)
 	}
@@ -123,8 +128,8 @@ func secretValues(l *Loaded, lookup func(string) (string, bool), strict bool) ([
 		instr := strings.ToLower(op.step.Instruction)
 		for k, v := range values {
 			if strings.Contains(instr, strings.ToLower(v)) {
-				return nil, &ValidationError{File: l.Path, Path: fmt.Sprintf("operations[%d].step.instruction", i), Code: transport.CodeInvalidRequest,
-					Message: "the instruction holds the value of the secret " + names[k] + "; name the element by its visible label instead"}
+				return nil, relocate(&l.Operations[i], i, &ValidationError{File: l.Path, Path: fmt.Sprintf("operations[%d].step.instruction", i), Code: transport.CodeInvalidRequest,
+					Message: "the instruction holds the value of the secret " + names[k] + "; name the element by its visible label instead"})
 			}
 		}
 	}

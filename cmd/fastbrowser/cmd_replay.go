@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -21,7 +19,7 @@ func replayCommand(st *state) *cli.Command {
 		Name: "replay",
 		Usage: "re-run a failed scenario of a report locally, up to and including the operation that failed, and say whether the " +
 			"same failure happened again (exit like run; 2 when the scenario file changed since the run, unless --force)",
-		UsageText: "fastbrowser replay [--scenario ID] [--out DIR] [--headed] [--keep-open] [--force] [--browser PATH | --cdp-url URL] [--artifacts-mode private|group] [--json] REPORT.json",
+		UsageText: "fastbrowser replay [--scenario ID] [--out DIR] [--headed] [--keep-open] [--force] [--config FILE] [--browser PATH | --cdp-url URL] [--artifacts-mode private|group] [--json] REPORT.json",
 		Flags: append(browserFlags(),
 			&cli.StringFlag{Name: "scenario", Usage: "the scenario `ID` to replay (default: the report's first failed scenario)"},
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-replay", Usage: "directory for the replay's report.json, report.html and artifacts (0700)"},
@@ -29,6 +27,7 @@ func replayCommand(st *state) *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "replay even when the scenario file's SHA-256 differs from the report's"},
 			&cli.BoolFlag{Name: "json", Usage: "print only the replay summary as JSON on stdout"},
 			artifactsModeFlag(),
+			configFlag(),
 		),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
@@ -53,7 +52,11 @@ func replayCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			l, err := loadForReplay(orig, c.Bool("force"), st)
+			cfg, err := runConfig(c, orig.File)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			l, err := loadForReplay(orig, cfg, c.Bool("force"), st)
 			if err != nil {
 				return err
 			}
@@ -79,21 +82,20 @@ func pickScenario(rep *scenario.Report, id, reportPath string) (*scenario.Scenar
 	return nil, usageError("%s: no failed scenario to replay", reportPath)
 }
 
-// loadForReplay loads the scenario file the report names, refuses it when its bytes changed
-// since the run (unless forced), and cuts it after the operation that failed (a scenario that
+// loadForReplay loads the scenario file the report names (with the run config's defaults),
+// refuses it when its bytes or its fragments' changed since the run (unless forced), and cuts it after the operation that failed (a scenario that
 // failed outside its operations runs whole).
-func loadForReplay(orig *scenario.ScenarioReport, force bool, st *state) (*scenario.Loaded, error) {
-	data, err := os.ReadFile(orig.File)
-	if err != nil {
+func loadForReplay(orig *scenario.ScenarioReport, cfg *scenario.RunConfig, force bool, st *state) (*scenario.Loaded, error) {
+	if _, err := os.Stat(orig.File); err != nil {
 		return nil, usageError("%s: the scenario file of %q cannot be read (replay from the directory the run was started in)", orig.File, orig.ID)
 	}
-	sum := sha256.Sum256(data)
-	if got := hex.EncodeToString(sum[:]); got != orig.SHA256 && !force {
-		return nil, usageError("%s changed since the run (sha256 %s…, report %s…); replay it anyway with --force", orig.File, got[:12], short(orig.SHA256))
-	}
-	l, err := scenario.Load(orig.File)
+	l, err := scenario.LoadWith(orig.File, scenario.Overrides{Config: cfg})
 	if err != nil {
 		return nil, usageError("%v", err)
+	}
+	// The digest covers the fragments the file includes, so an edited fragment counts too.
+	if got := l.SHA256; got != orig.SHA256 && !force {
+		return nil, usageError("%s changed since the run (sha256 %s…, report %s…; it covers the fragments it includes); replay it anyway with --force", orig.File, got[:12], short(orig.SHA256))
 	}
 	if err := scenario.CheckSecrets(l, st.lookup()); err != nil {
 		return nil, usageError("%v", err)

@@ -21,7 +21,7 @@ func runCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:  "run",
 		Usage: "run scenario files; write DIR/report.json, DIR/junit.xml, DIR/report.html (exit 0 passed or flaky, 1 failed or error, 2 invalid input, 130 interrupted)",
-		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--retries N] [--base-url URL [--readiness-url URL]]\n" +
+		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--retries N] [--config FILE] [--base-url URL [--readiness-url URL]]\n" +
 			"                [--browser PATH | --cdp-url URL] [--headed] [--artifacts-mode private|group] [--json] FILE|DIR...",
 		Flags: append(browserFlags(),
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-results", Usage: "directory for report.json, junit.xml, report.html and artifacts/ (created 0700)"},
@@ -35,6 +35,7 @@ func runCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "readiness-url", Usage: "with --base-url: the `URL` to probe for readiness (default: the base URL)"},
 			&cli.BoolFlag{Name: "json", Usage: "print only the run summary as JSON on stdout"},
 			artifactsModeFlag(),
+			configFlag(),
 		),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
@@ -62,8 +63,17 @@ func runCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			files = sh.Pick(files)
-			loaded, errs := scenario.LoadAll(files, over)
+			// The config is found from the first file given, before sharding, so every shard
+			// of a run uses the same one.
+			cfg, err := runConfig(c, files[0])
+			var loaded []*scenario.Loaded
+			var errs []error
+			if err != nil {
+				errs = []error{err}
+			} else {
+				over.Config = cfg
+				loaded, errs = scenario.LoadAll(sh.Pick(files), over)
+			}
 			for _, l := range loaded {
 				if err := scenario.CheckSecrets(l, st.lookup()); err != nil {
 					errs = append(errs, err)
@@ -92,15 +102,33 @@ func runCommand(st *state) *cli.Command {
 			if len(loaded) == 0 && !c.Bool("json") {
 				fmt.Fprintf(st.stdout, "shard %d/%d has no scenario files\n", sh.Index, sh.Total)
 			}
-			return runScenarios(c, st, loaded, out, mode)
+			return runScenarios(c, st, loaded, out, mode, settingsOf(c, cfg))
 		},
 	}
 }
 
-func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string, mode artifacts.Mode) error {
+// runSettings are run's --jobs and --retries, taken from the run config when not given, and
+// the config file used.
+type runSettings struct {
+	jobs, retries int
+	config        string
+}
+
+func settingsOf(c *cli.Context, cfg *scenario.RunConfig) runSettings {
+	s := runSettings{jobs: c.Int("jobs"), retries: c.Int("retries"), config: configPath(cfg)}
+	if cfg != nil && cfg.Jobs != nil && !c.IsSet("jobs") {
+		s.jobs = *cfg.Jobs
+	}
+	if cfg != nil && cfg.Retries != nil && !c.IsSet("retries") {
+		s.retries = *cfg.Retries
+	}
+	return s
+}
+
+func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string, mode artifacts.Mode, rs runSettings) error {
 	ro := newRunOutput(st, mode)
 	defer ro.flush()
-	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: c.Int("jobs"), FailFast: c.Bool("fail-fast"), Retries: c.Int("retries"),
+	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: rs.jobs, FailFast: c.Bool("fail-fast"), Retries: rs.retries,
 		Emit: func(sr scenario.ScenarioReport) {
 			if !c.Bool("json") {
 				printScenario(ro.st, sr, filepath.Join(out, "artifacts"))
@@ -110,8 +138,11 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 		return err
 	}
 	defer suite.Close()
+	if !c.Bool("json") && rs.config != "" {
+		fmt.Fprintf(ro.st.stdout, "config: %s\n", rs.config)
+	}
 	if !c.Bool("json") && len(loaded) > 1 {
-		fmt.Fprintf(ro.st.stdout, "running %d scenarios, up to %d at a time\n", len(loaded), min(c.Int("jobs"), len(loaded)))
+		fmt.Fprintf(ro.st.stdout, "running %d scenarios, up to %d at a time\n", len(loaded), min(rs.jobs, len(loaded)))
 	}
 	rep := suite.Run(c.Context)
 	reportPath, err := writeReports(out, rep, ro)
@@ -120,7 +151,9 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 	}
 	counts := rep.Count()
 	if c.Bool("json") {
-		_ = json.NewEncoder(ro.st.stdout).Encode(newRunSummary(rep, reportPath))
+		sum := newRunSummary(rep, reportPath)
+		sum.Config = rs.config
+		_ = json.NewEncoder(ro.st.stdout).Encode(sum)
 	} else {
 		fmt.Fprintf(ro.st.stdout, "\n%s in %.1fs\nreport: %s\n", summaryCounts(rep), float64(rep.DurationMs)/1000, reportPath)
 		if counts.Failed+counts.Error+counts.Flaky > 0 { // a flaky scenario's failed attempts are worth a look too

@@ -12,13 +12,22 @@ func validateCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check scenario files strictly without running anything (exit 0 valid, 2 invalid)",
-		UsageText: "fastbrowser validate FILE|DIR...",
+		UsageText: "fastbrowser validate [--config FILE] FILE|DIR...",
+		Flags:     []cli.Flag{configFlag()},
 		Action: func(c *cli.Context) error {
 			files, err := expandArgs(c.Args().Slice())
 			if err != nil {
 				return err
 			}
-			all, errs := scenario.LoadAll(files, scenario.Overrides{})
+			cfg, err := runConfig(c, files[0])
+			if err != nil {
+				fmt.Fprintln(st.stderr, err)
+				return exitWith(exitInvalid, "")
+			}
+			if cfg != nil {
+				fmt.Fprintf(st.stdout, "config: %s\n", cfg.Path)
+			}
+			all, errs := scenario.LoadAll(files, scenario.Overrides{Config: cfg})
 			var loaded []*scenario.Loaded
 			for _, l := range all {
 				// Secrets need not be set to validate; those that are must not be in an instruction.

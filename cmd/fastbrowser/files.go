@@ -6,10 +6,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/fastbrowser/fastbrowser/scenario"
 )
 
 // expandArgs turns FILE|DIR arguments into scenario files: a directory contributes every
-// *.json below it, sorted, so runs are deterministic.
+// *.json below it, sorted, so runs are deterministic, except run config files
+// (fastbrowser.json) and fragment files, which scenarios include.
 func expandArgs(args []string) ([]string, error) {
 	if len(args) == 0 {
 		return nil, usageError("give at least one scenario FILE or DIR")
@@ -29,7 +32,7 @@ func expandArgs(args []string) ([]string, error) {
 			if err != nil {
 				return err
 			}
-			if !d.IsDir() && strings.HasSuffix(p, ".json") {
+			if !d.IsDir() && strings.HasSuffix(p, ".json") && !notScenario(p) {
 				found = append(found, p)
 			}
 			return nil
@@ -44,4 +47,14 @@ func expandArgs(args []string) ([]string, error) {
 		files = append(files, found...)
 	}
 	return files, nil
+}
+
+// notScenario says whether a *.json file found in a directory is a run config or a
+// fragment rather than a scenario.
+func notScenario(p string) bool {
+	if filepath.Base(p) == scenario.ConfigName {
+		return true
+	}
+	data, err := os.ReadFile(p)
+	return err == nil && scenario.IsFragment(data)
 }

@@ -13,6 +13,7 @@ type runSummary struct {
 	Counts     scenario.Counts `json:"counts"`
 	DurationMs int64           `json:"durationMs"`
 	Report     string          `json:"report"`
+	Config     string          `json:"config,omitempty"` // the run config file used
 	// Failed, Errored (error or interrupted) and Flaky list scenario ids in run order;
 	// always present, empty when none.
 	Failed  []string       `json:"failed"`

@@ -1,0 +1,150 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/strictjson"
+)
+
+// ConfigName is the run config file `run`, `validate` and `replay` look for (FindConfig).
+const ConfigName = "fastbrowser.json"
+
+// Config is a run config file (docs/scenarios.md "Run config"): defaults for every scenario
+// of a run. A scenario's own field wins over the config's, field by field; a CLI flag wins
+// over both.
+type Config struct {
+	Version        int                 `json:"version" required:"true"`
+	Fixture        *Fixture            `json:"fixture,omitempty"`
+	AllowedOrigins []string            `json:"allowedOrigins,omitempty"`
+	Budgets        *Budgets            `json:"budgets,omitempty"`
+	Egress         *Egress             `json:"egress,omitempty"`
+	Viewport       *transport.Viewport `json:"viewport,omitempty"`
+	// Retries and Jobs are `run`'s --retries and --jobs when those are not given.
+	Retries *int `json:"retries,omitempty"`
+	Jobs    *int `json:"jobs,omitempty"`
+}
+
+// RunConfig is a loaded, checked config file.
+type RunConfig struct {
+	*Config
+	Path string // as found or given
+}
+
+// FindConfig looks for fastbrowser.json in dir and its parents, and stops after the first
+// directory that holds a .git entry (a repository's root) or at the filesystem root. It
+// returns "" when there is none.
+func FindConfig(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		p := filepath.Join(abs, ConfigName)
+		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+			return p
+		}
+		if _, err := os.Stat(filepath.Join(abs, ".git")); err == nil {
+			return ""
+		}
+		parent := filepath.Dir(abs)
+		if parent == abs {
+			return ""
+		}
+		abs = parent
+	}
+}
+
+// LoadConfig reads and checks a config file as strictly as a scenario file: refusals carry
+// the config's path and the field's. A managed server's relative cwd resolves against the
+// config's directory (its default cwd is that directory), not each scenario's.
+func LoadConfig(path string) (*RunConfig, error) {
+	cfg, err := loadConfig(path)
+	if err != nil {
+		var ve *ValidationError
+		if errors.As(err, &ve) {
+			ve.File = path
+		}
+		return nil, err
+	}
+	return &RunConfig{Config: cfg, Path: path}, nil
+}
+
+func loadConfig(path string) (*Config, error) {
+	data, err := readBounded(path, "config file")
+	if err != nil {
+		return nil, fail("", err.Error())
+	}
+	var c Config
+	if err := strictjson.Decode(data, &c); err != nil {
+		return nil, fromStrict(err)
+	}
+	if c.Version != FileVersion {
+		return nil, fail("version", fmt.Sprintf("unsupported version %d; this build reads version %d", c.Version, FileVersion))
+	}
+	base, err := checkFixture(c.Fixture)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkBudgets(c.Budgets); err != nil {
+		return nil, err
+	}
+	if c.AllowedOrigins != nil {
+		if _, err := checkOrigins(c.AllowedOrigins, base); err != nil {
+			return nil, err
+		}
+	}
+	if v := c.Viewport; v != nil {
+		if err := v.Check(); err != nil {
+			return nil, fail("viewport", err.Error())
+		}
+	}
+	if r := c.Retries; r != nil && (*r < 0 || *r > budgets.RunRetries) {
+		return nil, fail("retries", fmt.Sprintf("expected 0 to %d", budgets.RunRetries))
+	}
+	if j := c.Jobs; j != nil && (*j < 1 || *j > budgets.RunJobs) {
+		return nil, fail("jobs", fmt.Sprintf("expected 1 to %d", budgets.RunJobs))
+	}
+	if fx := c.Fixture; fx != nil && fx.Server != nil && fx.Server.Start != nil {
+		start := *fx.Server.Start
+		dir := dirOf(path)
+		switch {
+		case start.Cwd == "":
+			start.Cwd = dir
+		case !filepath.IsAbs(start.Cwd):
+			start.Cwd = filepath.Join(dir, start.Cwd)
+		}
+		server := *fx.Server
+		server.Start = &start
+		c.Fixture = &Fixture{BaseURL: fx.BaseURL, Server: &server}
+	}
+	return &c, nil
+}
+
+// fill gives f the config's value of each field f leaves out (before overrides and checks).
+func (c *RunConfig) fill(f *File) {
+	if c == nil {
+		return
+	}
+	if f.Fixture == nil && c.Fixture != nil {
+		fx := *c.Fixture
+		f.Fixture = &fx
+	}
+	if f.AllowedOrigins == nil && c.AllowedOrigins != nil {
+		f.AllowedOrigins = slices.Clone(c.AllowedOrigins) // overrides rewrite entries in place
+	}
+	if f.Budgets == nil {
+		f.Budgets = c.Budgets
+	}
+	if f.Egress == nil {
+		f.Egress = c.Egress
+	}
+	if f.Viewport == nil {
+		f.Viewport = c.Viewport
+	}
+}

@@ -1,0 +1,114 @@
+package scenario
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// TestFindConfig: fastbrowser.json is found in the directory or a parent, and the walk
+// stops at the directory holding .git (a config above the repository is not used).
+func TestFindConfig(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"fastbrowser.json":                  `{"version":1}`, // above the repository: never found
+		"repo/.git/HEAD":                    "ref: refs/heads/main\n",
+		"repo/suite/deep/s.json":            "{}",
+		"repo/other/fastbrowser.json":       `{"version":1}`,
+		"repo/other/sub/s.json":             "{}",
+		"repo/other/sub/fastbrowser.json/x": "a directory named like the config is not one",
+	})
+	if got := FindConfig(filepath.Join(root, "repo", "suite", "deep")); got != "" {
+		t.Errorf("found %q past the repository root", got)
+	}
+	if got, want := FindConfig(filepath.Join(root, "repo", "other", "sub")), filepath.Join(root, "repo", "other", ConfigName); got != want {
+		t.Errorf("found %q, want %q", got, want)
+	}
+	writeFiles(t, root, map[string]string{"repo/fastbrowser.json": `{"version":1}`})
+	if got, want := FindConfig(filepath.Join(root, "repo", "suite", "deep")), filepath.Join(root, "repo", ConfigName); got != want {
+		t.Errorf("found %q, want %q (the repository root's)", got, want)
+	}
+}
+
+// TestConfigRefusals: a config is decoded as strictly as a scenario file, and each refusal
+// names the config file and the field.
+func TestConfigRefusals(t *testing.T) {
+	cases := []struct{ name, body, path, msg string }{
+		{"unknown field", `{"version":1,"hooks":{}}`, "hooks", "unknown field"},
+		{"no version", `{}`, "", `missing required field "version"`},
+		{"version 2", `{"version":2}`, "version", "unsupported version 2"},
+		{"retries over", `{"version":1,"retries":6}`, "retries", "expected 0 to 5"},
+		{"jobs 0", `{"version":1,"jobs":0}`, "jobs", "expected 1 to 64"},
+		{"bad base URL", `{"version":1,"fixture":{"baseUrl":"ftp://x"}}`, "fixture.baseUrl", "absolute http or https URL"},
+		{"empty origins", `{"version":1,"allowedOrigins":[]}`, "allowedOrigins", "at least one origin"},
+		{"budget over ceiling", `{"version":1,"budgets":{"timeoutMs":999999}}`, "budgets.timeoutMs", "ceiling"},
+		{"egress empty", `{"version":1,"egress":{"subresources":""}}`, "egress.subresources", ""},
+		{"viewport small", `{"version":1,"viewport":{"width":1,"height":600}}`, "viewport", "expected a width and a height"},
+		{"duplicate key", `{"version":1,"jobs":1,"jobs":2}`, "", `duplicate key "jobs"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(writeFiles(t, t.TempDir(), map[string]string{ConfigName: c.body}), ConfigName)
+			_, err := LoadConfig(p)
+			var ve *ValidationError
+			if !errors.As(err, &ve) || ve.File != p || ve.Path != c.path || !strings.Contains(ve.Message, c.msg) {
+				t.Fatalf("got %v, want %s: %s: …%s…", err, p, c.path, c.msg)
+			}
+		})
+	}
+}
+
+// TestConfigDefaults: the config fills only the fields a scenario leaves out; a managed
+// server's cwd is the config's directory; --base-url still overrides the config's fixture.
+func TestConfigDefaults(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		ConfigName: `{"version":1,
+			"fixture":{"baseUrl":"http://127.0.0.1:4310","server":{"mode":"managed","start":{"command":"./serve","cwd":"bin"},"readiness":{"url":"http://127.0.0.1:4310/health"}}},
+			"allowedOrigins":["http://127.0.0.1:4310","http://cdn.test"],"budgets":{"timeoutMs":5000},
+			"egress":{"subresources":"report"},"viewport":{"width":1024,"height":700},"retries":2,"jobs":3}`,
+		"suite/bare.json": `{"version":1,"id":"bare","operations":[{"op":"navigate","request":{"url":"/form"}}]}`,
+		"suite/own.json": `{"version":1,"id":"own","fixture":{"baseUrl":"http://127.0.0.1:9999"},"budgets":{"timeoutMs":7000},
+			"operations":[{"op":"navigate","request":{"url":"/form"}}]}`,
+	})
+	cfg, err := LoadConfig(filepath.Join(dir, ConfigName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *cfg.Retries != 2 || *cfg.Jobs != 3 {
+		t.Errorf("retries/jobs %d/%d", *cfg.Retries, *cfg.Jobs)
+	}
+	if got := cfg.Fixture.Server.Start.Cwd; got != filepath.Join(dir, "bin") {
+		t.Errorf("server cwd %q, want the config's dir/bin", got)
+	}
+	bare, err := LoadWith(filepath.Join(dir, "suite", "bare.json"), Overrides{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nav := bare.Operations[0].req.bind("").(*transport.Navigate); nav.URL != "http://127.0.0.1:4310/form" {
+		t.Errorf("relative URL against the config's fixture: %q", nav.URL)
+	}
+	if bare.Budgets.TimeoutMs != 5000 || bare.Egress.Subresources != "report" || bare.Viewport.Width != 1024 || len(bare.Origins) != 2 {
+		t.Errorf("defaults not filled: budgets %+v egress %+v viewport %+v origins %v", bare.Budgets, bare.Egress, bare.Viewport, bare.Origins)
+	}
+	own, err := LoadWith(filepath.Join(dir, "suite", "own.json"), Overrides{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if own.Fixture.BaseURL != "http://127.0.0.1:9999" || own.Fixture.Server != nil || own.Budgets.TimeoutMs != 7000 {
+		t.Errorf("the scenario's own fields must win: fixture %+v budgets %+v", own.Fixture, own.Budgets)
+	}
+	over, err := LoadWith(filepath.Join(dir, "suite", "bare.json"), Overrides{Config: cfg, BaseURL: "http://127.0.0.1:5555"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if over.Fixture.BaseURL != "http://127.0.0.1:5555" || over.Fixture.Server.Mode != ModeExternal || over.Origins[0] != "http://127.0.0.1:5555" {
+		t.Errorf("--base-url must win over the config: %+v %v", over.Fixture, over.Origins)
+	}
+	// The override rewrote the origins of this scenario only, not the config's.
+	if cfg.AllowedOrigins[0] != "http://127.0.0.1:4310" {
+		t.Errorf("config origins changed: %v", cfg.AllowedOrigins)
+	}
+}
