@@ -40,6 +40,18 @@ func describeAssert(r transport.Assert) string {
 	return string(b)
 }
 
+// openAsserts opens a session on the fixture's /asserts page.
+func openAsserts(t *testing.T) transport.Caller {
+	t.Helper()
+	site := runtimetest.Fixture()
+	t.Cleanup(site.Close)
+	rt := runtimetest.Open(t, site.URL)
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/asserts"}); err != nil {
+		t.Fatal(err)
+	}
+	return rt
+}
+
 func role(role, name string) *transport.Target { return &transport.Target{Role: role, Name: name} }
 
 // TestAssertScopedKinds: textContains scoped to an element (a region, by role and name) and
@@ -48,12 +60,7 @@ func role(role, name string) *transport.Target { return &transport.Target{Role: 
 // expected and what was found, and name the budget they waited within.
 func TestAssertScopedKinds(t *testing.T) {
 	t.Parallel()
-	site := runtimetest.Fixture()
-	defer site.Close()
-	rt := runtimetest.Open(t, site.URL)
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/asserts"}); err != nil {
-		t.Fatal(err)
-	}
+	rt := openAsserts(t)
 	a := assertTester{t, rt}
 	none := transport.WaitMode(transport.WaitNone)
 	users := role("table", "Users")
@@ -187,12 +194,7 @@ func TestAssertValueRefusesSecrets(t *testing.T) {
 // or the same role with the name spelled another way.
 func TestNotFoundNamesTheNearElement(t *testing.T) {
 	t.Parallel()
-	site := runtimetest.Fixture()
-	defer site.Close()
-	rt := runtimetest.Open(t, site.URL)
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/asserts"}); err != nil {
-		t.Fatal(err)
-	}
+	rt := openAsserts(t)
 	short := transport.WithRequestBudget(bg, 300*time.Millisecond)
 	for _, c := range []struct {
 		target transport.Target

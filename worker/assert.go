@@ -152,9 +152,11 @@ func holds(kind, want string, f facts) bool {
 
 // assertionFailed says what was expected and what was found, within which budget. It names
 // the actual URL's origin and path (never its query or fragment), the title, the status, the
-// page class, a count, a checkbox's state, and clipped, the text or value it compared against
-// (a value is never read from a password field or a field holding a secret, and the runtime
-// scrubs the session's secrets from every message).
+// page class, a count, a checkbox's state, and clipped, the text of the element or cell or
+// the field's value it compared against (a value is never read from a password field or a
+// field holding a secret, and the runtime scrubs the session's secrets from every message).
+// Of the whole page it says only how much text it searched: quoting it would be page text
+// nobody named.
 func assertionFailed(r *transport.Assert, last facts, budget time.Duration) error {
 	within := "on one read"
 	if b := assertBudget(r, budget); b != "" {
@@ -190,8 +192,9 @@ func assertionFailed(r *transport.Assert, last facts, budget time.Duration) erro
 	case sc.what != "":
 		msg = "text of " + sc.what + " did not contain " + quote(r.Value) + " " + within + " (its text is " + found(collapseSpace(last.Text)) + ")"
 	default:
-		msg = "text " + quote(r.Value) + " did not appear " + within + " (the page's visible text, " +
-			strconv.Itoa(utf8.RuneCountInString(last.Text)) + " characters, begins " + found(collapseSpace(last.Text)) + ")"
+		// The whole page is not quoted: that would be page text nobody asked about.
+		msg = "text " + quote(r.Value) + " did not appear " + within + " (searched the page's visible text, " +
+			strconv.Itoa(utf8.RuneCountInString(last.Text)) + " characters)"
 	}
 	return transport.NewError(transport.OpAssert, transport.PhaseVerify, transport.CodeAssertionFailed, transport.RetrySafe, transport.NotAttempted, "%s", msg)
 }
