@@ -299,6 +299,9 @@ func TestStepPostconditionNeverHolds(t *testing.T) {
 		e.Retry != transport.RetryUnsafe || e.Operation != "step" {
 		t.Fatalf("step error %+v", e)
 	}
+	if want := `text "This never appears" did not appear within the action-verification budget (3s) after click on `; !strings.HasPrefix(e.Message, want) {
+		t.Errorf("message %q, want it to start %q", e.Message, want)
+	}
 	// The page reports the click with a fire-and-forget fetch: wait for it to land.
 	var n int
 	proctest.PollUntil(10*time.Second, func() bool { n = runtimetest.Clicks(t, site.URL)["nothing"]; return n != 0 })
