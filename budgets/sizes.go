@@ -17,12 +17,19 @@ const (
 	RedactionRuleFieldChars = 200    // a redaction rule's role, name or label
 	NarrowOrigins           = 64     // origins one narrowOriginPolicy lists
 	StepInstructionChars    = 500    // a scenario step's instruction (scenario parse)
+	AssertCountMax          = 10000  // the largest count a count assertion expects
+	AssertCellKeyChars      = 500    // a cell assertion's row key and column name
 )
 
 // Bounded copies.
 const (
 	// QuotedTitleChars bounds a page title an assertion's failure message quotes.
 	QuotedTitleChars = 200
+	// QuotedFoundChars bounds what an assertion's failure message quotes of what it found:
+	// an element's or a cell's text, a field's value (never a password's or a secret's).
+	QuotedFoundChars = 200
+	// AssertCellRows bounds the rows of one table a cell assertion looks through.
+	AssertCellRows = 5000
 	// OutputLogBytes is the most a hook's or the managed server's output artifact holds,
 	// header and cut note included; OutputLogHead and OutputLogTail are how much of the
 	// output's start and end are kept when it is longer (their sum leaves room for the

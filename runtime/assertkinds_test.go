@@ -42,7 +42,7 @@ func TestAssertStatusPageClassNotAndTimeout(t *testing.T) {
 		}
 	}
 	failsWith(transport.Assert{Kind: transport.AssertTextContains, Value: "Sign in", Not: true, Wait: transport.WaitNone}, `textContains still matched "Sign in" on one read`)
-	failsWith(transport.Assert{Kind: transport.AssertTextContains, Value: "No such words", TimeoutMs: 400}, `did not appear within 400ms`)
+	failsWith(transport.Assert{Kind: transport.AssertTextContains, Value: "No such words", TimeoutMs: 400}, `text "No such words" did not appear within the assertion's timeoutMs (400ms) (searched the page's visible text, 99 characters)`)
 
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/status/500"}); err != nil {
 		t.Fatal(err)

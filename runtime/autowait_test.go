@@ -62,19 +62,19 @@ func TestActWaitEnds(t *testing.T) {
 	}
 	_, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Never there"}})
 	oe := wantCode(t, err, transport.CodeElementNotFound, transport.NotAttempted)
-	if want := `no button named "Never there" appeared within 3s`; oe.Message != want {
+	if want := `no button named "Never there" appeared within the action budget (3s)`; oe.Message != want {
 		t.Errorf("message %q, want %q", oe.Message, want)
 	}
 	// Found but never actionable (an overlay covers it): not_actionable, naming the wait.
 	short := transport.WithRequestBudget(bg, time.Second)
 	_, err = transport.Dispatch(short, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Covered button"}})
 	oe = wantCode(t, err, transport.CodeElementNotActionable, transport.NotAttempted)
-	if !strings.Contains(oe.Message, "is covered by another element") || !strings.HasSuffix(oe.Message, "; waited 1s") {
+	if !strings.Contains(oe.Message, "is covered by another element") || !strings.HasSuffix(oe.Message, "; waited out the request budget (1s)") {
 		t.Errorf("message %q", oe.Message)
 	}
 	_, err = transport.Dispatch(short, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Never there"}})
 	oe = wantCode(t, err, transport.CodeElementNotFound, transport.NotAttempted)
-	if want := `no button named "Never there" appeared within 1s`; oe.Message != want {
+	if want := `no button named "Never there" appeared within the request budget (1s)`; oe.Message != want {
 		t.Errorf("message %q, want %q", oe.Message, want)
 	}
 	for page, n := range runtimetest.Clicks(t, site.URL) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -96,7 +97,7 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 		ms = l.Budgets.TimeoutMs
 	}
 	budget, _ := budgets.ScenarioRun().ResolveMs(ms) // validated at parse
-	sctx, cancel := context.WithTimeout(ctx, budget)
+	sctx, cancel := context.WithTimeout(withScenarioBudget(ctx, budget, ms), budget)
 	defer cancel()
 
 	var server *fixtureServer
@@ -240,7 +241,7 @@ func (s *runState) operations(ctx context.Context, rt Session) error {
 	for i, op := range s.l.Operations {
 		or := &s.rep.Operations[i]
 		if ctx.Err() != nil {
-			return scenarioError(transport.CodeTimeout, "the scenario budget ran out before operations[%d]", i)
+			return ctxEnded(ctx, fmt.Sprintf("before operations[%d]", i))
 		}
 		started := time.Now()
 		var res transport.Result
@@ -259,6 +260,11 @@ func (s *runState) operations(ctx context.Context, rt Session) error {
 		or.Posture = transport.PostureOf(err)
 		if err != nil {
 			or.failed(op.Op, err)
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				// The scenario budget ended the operation: that is the scenario's error
+				// (status error, as for any budget end), the operation's failure its cause.
+				return ctxEnded(ctx, fmt.Sprintf("during operations[%d] (%s)", i, op.Op))
+			}
 			s.rep.Status = StatusFailed
 			return nil
 		}

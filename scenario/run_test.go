@@ -258,11 +258,16 @@ func TestScenarioBudgetEndsRun(t *testing.T) {
 	})
 	opened := 0
 	rep := Run(context.Background(), l, countingEnv(t, &opened))
-	if rep.Status != StatusFailed || rep.Operations[0].Error == nil || rep.Operations[1].Status != StatusSkipped {
+	// A budget end is the scenario's error (status error, as for any failure outside the
+	// operations), naming the budget and its value; the operation it cut short failed.
+	if rep.Status != StatusError || rep.Operations[0].Status != StatusFailed || rep.Operations[0].Error == nil || rep.Operations[1].Status != StatusSkipped {
 		t.Fatalf("%+v", rep)
 	}
 	if c := rep.Operations[0].Error.Code; c != transport.CodeTimeout {
 		t.Fatalf("code %s", c)
+	}
+	if e := rep.Error; e == nil || e.Code != transport.CodeTimeout || e.Message != "the scenario budget (timeoutMs 6000) ended during operations[0] (navigate)" {
+		t.Fatalf("scenario error %+v", e)
 	}
 	if d := rep.Operations[0].DurationMs; d >= budgets.Navigation().Default.Milliseconds() {
 		t.Fatalf("the navigation ran %d ms: its own budget ended it, not the 6 s scenario budget", d)
@@ -293,6 +298,9 @@ func TestStepPostconditionNeverHolds(t *testing.T) {
 	if e == nil || e.Code != transport.CodePostconditionFailed || e.MutationState != transport.Unknown || e.Phase != transport.PhaseVerify ||
 		e.Retry != transport.RetryUnsafe || e.Operation != "step" {
 		t.Fatalf("step error %+v", e)
+	}
+	if want := `text "This never appears" did not appear within the action-verification budget (3s) after click on `; !strings.HasPrefix(e.Message, want) {
+		t.Errorf("message %q, want it to start %q", e.Message, want)
 	}
 	// The page reports the click with a fire-and-forget fetch: wait for it to land.
 	var n int

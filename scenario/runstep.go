@@ -49,7 +49,7 @@ func runStep(ctx context.Context, c transport.Caller, st *Step) (transport.Resul
 				what = st.Postcondition.Kind + " did not become " + quote(st.Postcondition.Value)
 			}
 			oe := transport.NewError(OpStep, transport.PhaseVerify, transport.CodePostconditionFailed, transport.RetryUnsafe, transport.Unknown,
-				"%s within %s after %s on %s %q", what, budgets.ActionVerification().Default, st.Action, ar.Receipt.Ref, ar.Receipt.Name)
+				"%s within the action-verification budget (%s) after %s on %s %q", what, budgets.ActionVerification().Default, st.Action, ar.Receipt.Ref, ar.Receipt.Name)
 			oe.Dialogs = transport.AsOperationError(OpStep, err).Dialogs
 			return nil, failed(oe)
 		}

@@ -65,9 +65,9 @@ func awaitReady(ctx context.Context, s *Server, fs *fixtureServer) error {
 		// The scenario budget or the run ended the wait, not the readiness budget.
 		return ctxEnded(ctx, "while waiting for "+s.Readiness.URL)
 	case last == 0:
-		return scenarioError(transport.CodeFixtureNotReady, "%s did not answer within %s", s.Readiness.URL, timeout)
+		return scenarioError(transport.CodeFixtureNotReady, "%s did not answer within the readiness budget (%s)", s.Readiness.URL, timeout)
 	}
-	return scenarioError(transport.CodeFixtureNotReady, "%s answered %d, expected %d, within %s", s.Readiness.URL, last, want, timeout)
+	return scenarioError(transport.CodeFixtureNotReady, "%s answered %d, expected %d, within the readiness budget (%s)", s.Readiness.URL, last, want, timeout)
 }
 
 func exitOf(p *process.Process) string {
@@ -159,7 +159,7 @@ func runHook(ctx context.Context, name string, c *Command, dir string, lookup fu
 	case <-proc.Done():
 	case <-timer.C:
 		_ = proc.Stop(budgets.ProcessStopGrace().Default)
-		return scenarioError(transport.CodeHookFailed, "%s hook did not finish within %s", name, timeout)
+		return scenarioError(transport.CodeHookFailed, "%s hook did not finish within the hook budget (%s)", name, timeout)
 	case <-ctx.Done():
 		_ = proc.Stop(budgets.ProcessStopGrace().Default)
 		return ctxEnded(ctx, "during the "+name+" hook")
@@ -181,11 +181,11 @@ func budgetOr(ctx context.Context, err error) error {
 	return err
 }
 
-// ctxEnded names why ctx ended: the scenario budget ran out (timeout) or the run was
-// interrupted (cancelled; the scenario is then reported interrupted).
+// ctxEnded names why ctx ended: the scenario budget ended (timeout, naming the budget's
+// value) or the run was interrupted (cancelled; the scenario is then reported interrupted).
 func ctxEnded(ctx context.Context, when string) *transport.OperationError {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return scenarioError(transport.CodeTimeout, "the scenario budget ran out %s", when)
+		return scenarioError(transport.CodeTimeout, "the %s ended %s", scenarioBudgetOf(ctx), when)
 	}
 	return scenarioError(transport.CodeCancelled, "the run was interrupted %s", when)
 }

@@ -251,7 +251,7 @@ func (c *Conn) Call(ctx context.Context, op Operation, octx *OperationContext) (
 		return res, err
 	case <-timer.C:
 		c.abandon(id)
-		return nil, c.waitEnded(op, CodeTimeout, fmt.Sprintf("no response within %s", deadline))
+		return nil, c.waitEnded(op, CodeTimeout, fmt.Sprintf("no response within the operation's deadline (%s: its budget and a margin)", deadline))
 	case <-ctx.Done():
 		c.abandon(id)
 		code, msg := CodeCancelled, "the caller cancelled the request"

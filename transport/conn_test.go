@@ -194,7 +194,7 @@ func TestConnTimeout(t *testing.T) {
 	if got, want := p.next(t), `{"v":1,"cancel":"`+rf.ID+`"}`; got != want {
 		t.Fatalf("cancel frame %s, want %s", got, want)
 	}
-	wantError(t, await(t, call).err, CodeTimeout, NotAttempted, RetrySafe, OpListTabs, "no response within 1ms")
+	wantError(t, await(t, call).err, CodeTimeout, NotAttempted, RetrySafe, OpListTabs, "no response within the operation's deadline (1ms: its budget and a margin)")
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()

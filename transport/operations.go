@@ -254,7 +254,14 @@ const (
 	AssertTextContains  = "textContains"
 	AssertStatus        = "status"    // the document's HTTP status, value "200"
 	AssertPageClass     = "pageClass" // observe's page class, value "normal" | "login" | …
+	AssertValue         = "value"     // a form field's current value (target); never a password's or a secret's
+	AssertChecked       = "checked"   // a checkbox, radio or switch (target), value "true" | "false"
+	AssertCount         = "count"     // how many elements match target's role and name, value "3"
 )
+
+// AssertKinds lists the assertion kinds, in documentation order.
+var AssertKinds = []string{AssertURL, AssertOrigin, AssertTitle, AssertTitleContains, AssertTextContains,
+	AssertStatus, AssertPageClass, AssertValue, AssertChecked, AssertCount}
 
 // Wait modes for assert.
 const (
@@ -283,6 +290,21 @@ type Assert struct {
 	Not bool `json:"not,omitempty"`
 	// TimeoutMs bounds a bounded wait below the read budget (0: its 3 s; at most 3 s).
 	TimeoutMs int `json:"timeoutMs,omitempty"`
+	// Target is the element a kind looks at: textContains (its visible text), value,
+	// checked (required), count (role and name, no ref: the elements counted).
+	Target *Target `json:"target,omitempty"`
+	// Cell scopes textContains to one table cell.
+	Cell *Cell `json:"cell,omitempty"`
+}
+
+// Cell names one table cell: the row that has a cell whose text is Row (else the one row
+// with a cell containing it) and the column whose header text is Column, in Table (a
+// table, grid or treegrid element) or, without it, in the page's one table that has such
+// a column.
+type Cell struct {
+	Table  *Target `json:"table,omitempty"`
+	Row    string  `json:"row" required:"true"`
+	Column string  `json:"column" required:"true"`
 }
 
 // AssertResult records a passed assertion. It never echoes page text.

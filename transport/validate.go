@@ -64,10 +64,23 @@ func (r Assert) Validate() error {
 		if !slices.Contains(PageClasses, r.Value) {
 			return Invalid(OpAssert, "request.value", "expected one of %s", strings.Join(PageClasses, ", "))
 		}
+	case AssertValue:
+	case AssertChecked:
+		if r.Value != "true" && r.Value != "false" {
+			return Invalid(OpAssert, "request.value", "expected \"true\" or \"false\"")
+		}
+	case AssertCount:
+		if n, err := strconv.Atoi(r.Value); err != nil || n < 0 || n > budgets.AssertCountMax || strconv.Itoa(n) != r.Value {
+			return Invalid(OpAssert, "request.value", "expected a count 0–%d in decimal, such as \"3\"", budgets.AssertCountMax)
+		}
 	default:
-		return Invalid(OpAssert, "request.kind", "expected one of url, origin, title, titleContains, textContains, status, pageClass")
+		return Invalid(OpAssert, "request.kind", "expected one of %s", strings.Join(AssertKinds, ", "))
 	}
-	if r.Value == "" && r.Kind != AssertTitle {
+	if err := checkAssertScope(r); err != nil {
+		return err
+	}
+	// An empty value is a title that is empty or a field that is empty.
+	if r.Value == "" && r.Kind != AssertTitle && r.Kind != AssertValue {
 		return Invalid(OpAssert, "request.value", "expected a non-empty string")
 	}
 	if r.TimeoutMs < 0 || r.TimeoutMs > int(budgets.ReadWait().Ceiling.Milliseconds()) {
@@ -82,6 +95,61 @@ func (r Assert) Validate() error {
 		return Invalid(OpAssert, "request.wait", "expected \"bounded\" or \"none\"")
 	}
 	return nil
+}
+
+// checkTarget checks an element target: a ref, or a role and a name (act's and assert's).
+func checkTarget(op, path string, tg Target) error {
+	switch {
+	case tg.Ref != "" && (tg.Role != "" || tg.Name != "" || tg.Exact != nil):
+		return Invalid(op, path, "give a ref, or a role and a name, not both")
+	case tg.Ref != "":
+		if len(tg.Ref) > budgets.TargetRefBytes || tg.Ref[0] != 'e' {
+			return Invalid(op, path+".ref", "expected an outline ref like \"e12\"")
+		}
+	case tg.Role == "" || tg.Name == "":
+		return Invalid(op, path, "expected {\"ref\"} or {\"role\", \"name\"}")
+	case utf8.RuneCountInString(tg.Name) > budgets.TargetNameChars:
+		return Invalid(op, path+".name", "name longer than %d characters", budgets.TargetNameChars)
+	}
+	return nil
+}
+
+// checkAssertScope checks what an assertion looks at: which kinds take a target or a cell,
+// which need one, and the target's and the cell's own shape.
+func checkAssertScope(r Assert) error {
+	if r.Cell != nil {
+		if r.Kind != AssertTextContains {
+			return Invalid(OpAssert, "request.cell", "cell goes with kind textContains, not %q", r.Kind)
+		}
+		if r.Target != nil {
+			return Invalid(OpAssert, "request.cell", "give a target or a cell, not both")
+		}
+		if r.Cell.Table != nil {
+			if err := checkTarget(OpAssert, "request.cell.table", *r.Cell.Table); err != nil {
+				return err
+			}
+		}
+		for _, f := range []struct{ path, v string }{{"request.cell.row", r.Cell.Row}, {"request.cell.column", r.Cell.Column}} {
+			if strings.TrimSpace(f.v) == "" {
+				return Invalid(OpAssert, f.path, "expected the text of a cell in the row (row) or of a column header (column)")
+			}
+			if utf8.RuneCountInString(f.v) > budgets.AssertCellKeyChars {
+				return Invalid(OpAssert, f.path, "longer than %d characters", budgets.AssertCellKeyChars)
+			}
+		}
+		return nil
+	}
+	switch {
+	case r.Target == nil && (r.Kind == AssertValue || r.Kind == AssertChecked || r.Kind == AssertCount):
+		return Invalid(OpAssert, "request.target", "kind %s needs a target", r.Kind)
+	case r.Target == nil:
+		return nil
+	case r.Kind != AssertTextContains && r.Kind != AssertValue && r.Kind != AssertChecked && r.Kind != AssertCount:
+		return Invalid(OpAssert, "request.target", "target goes with kinds textContains, value, checked and count, not %q", r.Kind)
+	case r.Kind == AssertCount && r.Target.Ref != "":
+		return Invalid(OpAssert, "request.target", "count counts elements by role and name; a ref names one element")
+	}
+	return checkTarget(OpAssert, "request.target", *r.Target)
 }
 
 func (r ListTabs) Validate() error {
@@ -143,18 +211,8 @@ func (r Act) Validate() error {
 	if err := checkTab(OpAct, "request.tab", r.Tab, false); err != nil {
 		return err
 	}
-	tg := r.Target
-	switch {
-	case tg.Ref != "" && (tg.Role != "" || tg.Name != "" || tg.Exact != nil):
-		return Invalid(OpAct, "request.target", "give a ref, or a role and a name, not both")
-	case tg.Ref != "":
-		if len(tg.Ref) > budgets.TargetRefBytes || tg.Ref[0] != 'e' {
-			return Invalid(OpAct, "request.target.ref", "expected an outline ref like \"e12\"")
-		}
-	case tg.Role == "" || tg.Name == "":
-		return Invalid(OpAct, "request.target", "expected {\"ref\"} or {\"role\", \"name\"}")
-	case utf8.RuneCountInString(tg.Name) > budgets.TargetNameChars:
-		return Invalid(OpAct, "request.target.name", "name longer than %d characters", budgets.TargetNameChars)
+	if err := checkTarget(OpAct, "request.target", r.Target); err != nil {
+		return err
 	}
 	has := map[string]bool{"text": r.Text != nil, "option": r.Option != "", "key": r.Key != "", "files": r.Files != nil}
 	needs := map[string]string{ActType: "text", ActSelect: "option", ActPress: "key", ActUpload: "files"}

@@ -26,6 +26,10 @@ type ready struct {
 // matches (they will not become one), an element of the wrong kind, a failed DevTools call.
 func (w *Worker) awaitTarget(ctx context.Context, t *tab, r *transport.Act) (ready, error) {
 	wait := min(budgets.ActionVerification().Default, transport.RequestBudget(ctx))
+	within := "the action budget (" + wait.String() + ")"
+	if wait < budgets.ActionVerification().Default {
+		within = "the request budget (" + wait.String() + ")"
+	}
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	var last *notYet
@@ -41,7 +45,7 @@ func (w *Worker) awaitTarget(ctx context.Context, t *tab, r *transport.Act) (rea
 				last = ny // a look the wait's end cut short keeps the reason before it
 			}
 		case last != nil && wctx.Err() != nil && !errors.Is(ctx.Err(), context.Canceled):
-			return ready{}, last.after(wait) // the wait ended inside a look
+			return ready{}, last.after(transport.OpAct, within) // the wait ended inside a look
 		default:
 			return ready{}, err
 		}
@@ -51,7 +55,7 @@ func (w *Worker) awaitTarget(ctx context.Context, t *tab, r *transport.Act) (rea
 			if errors.Is(ctx.Err(), context.Canceled) {
 				return ready{}, w.cdpFailure(transport.OpAct, transport.NotAttempted, ctx.Err())
 			}
-			return ready{}, last.after(wait)
+			return ready{}, last.after(transport.OpAct, within)
 		}
 	}
 }
@@ -92,25 +96,34 @@ func clicks(r *transport.Act, st elementState) bool {
 	return false
 }
 
-// notYet is why an act's target is not ready that waiting may cure. It never leaves the
-// worker: when the wait ends, after turns it into the act's error.
+// notYet is why an act's or an assertion's target is not ready that waiting may cure. It
+// never leaves the worker: when the wait ends, after turns it into the error.
 type notYet struct {
 	code transport.Code
 	msg  string // what is not so: `no button named "Save"`, `e3 button "Save" is disabled`
-	// appeared: msg names something that never appeared ("… appeared within 3s"), not a
-	// state that never changed ("…; waited 3s").
+	// hint follows the message: what else there is (`; a link named "Save" exists`).
+	hint string
+	// appeared: msg names something that never appeared ("… appeared within …"), not a
+	// state that never changed ("…; waited …").
 	appeared bool
 }
 
-func (n *notYet) Error() string { return n.msg }
+func (n *notYet) Error() string { return n.msg + n.hint }
 
-// after is the act's error once it waited d in vain: still element_not_found or
-// element_not_actionable, naming what never happened and how long it waited.
-func (n *notYet) after(d time.Duration) error {
-	if n.appeared {
-		return actError(n.code, "%s appeared within %s", n.msg, d)
+// after is the error once the wait within a budget (`the action budget (3s)`; "" for one
+// read, no wait) was in vain: still element_not_found or element_not_actionable, naming what
+// never happened and the budget it waited.
+func (n *notYet) after(op, within string) error {
+	var msg string
+	switch {
+	case within == "":
+		msg = n.msg + " (one read)" + n.hint
+	case n.appeared:
+		msg = n.msg + " appeared within " + within + n.hint
+	default:
+		msg = n.msg + n.hint + "; waited out " + within
 	}
-	return actError(n.code, "%s; waited %s", n.msg, d)
+	return transport.NewError(op, transport.PhaseValidate, n.code, transport.RetrySafe, transport.NotAttempted, "%s", msg)
 }
 
 // notActionable is a found element that the action cannot use yet.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
@@ -16,7 +17,9 @@ var _ = handlesTab((*Worker).assert)
 
 // assert checks one read-only fact. wait "bounded" polls within the read/assertion budget
 // (or the request's shorter timeoutMs); "none" reads once. Only reads are repeated, never
-// anything that acts. With not, the assertion holds while the fact does not.
+// anything that acts. With not, the assertion holds while the fact does not. A target or a
+// cell that is not there (yet) is looked for again like the fact; when the wait ends without
+// it, the assertion fails element_not_found, naming what never appeared.
 func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol policy.Policy) (transport.Result, error) {
 	within := budgets.ReadWait().Default
 	if r.TimeoutMs > 0 {
@@ -35,20 +38,29 @@ func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol po
 	}
 	attempts := 0
 	var last facts
+	var missing *notYet // the last look did not find the target or the cell
 	for {
 		attempts++
-		f, err := w.readFacts(ctx, t, r.Kind, pol)
-		if err != nil && !(errors.Is(err, context.DeadlineExceeded) && attempts > 1) {
-			return nil, w.cdpFailure(transport.OpAssert, transport.NotAttempted, err)
-		}
-		if err == nil {
-			last = f
+		f, err := w.readFacts(ctx, t, r, pol)
+		var ny *notYet
+		switch {
+		case err == nil:
+			last, missing = f, nil
 			if holds(r.Kind, want, f) != r.Not {
 				return &transport.AssertResult{Tab: string(t.id), Kind: r.Kind, Passed: true, Attempts: attempts}, nil
 			}
+		case errors.As(err, &ny):
+			missing = ny
+		case errors.Is(err, context.DeadlineExceeded) && attempts > 1:
+		default:
+			var oe *transport.OperationError
+			if errors.As(err, &oe) {
+				return nil, asAssert(err)
+			}
+			return nil, w.cdpFailure(transport.OpAssert, transport.NotAttempted, err)
 		}
 		if r.Wait == transport.WaitNone || ctx.Err() != nil {
-			return nil, assertionFailed(r, last, within)
+			return nil, assertEnded(r, last, missing, within)
 		}
 		select {
 		case <-time.After(budgets.AssertPoll):
@@ -56,22 +68,50 @@ func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol po
 			if err := ctx.Err(); errors.Is(err, context.Canceled) {
 				return nil, w.cdpFailure(transport.OpAssert, transport.NotAttempted, err)
 			}
-			return nil, assertionFailed(r, last, within)
+			return nil, assertEnded(r, last, missing, within)
 		}
 	}
 }
 
+// assertEnded is the failure when the wait ended: the target or cell never found, else the
+// fact that did not hold.
+func assertEnded(r *transport.Assert, last facts, missing *notYet, budget time.Duration) error {
+	if missing != nil {
+		return missing.after(transport.OpAssert, assertBudget(r, budget))
+	}
+	return assertionFailed(r, last, budget)
+}
+
+// assertBudget names the budget an assertion waited within, and its value ("" for one read).
+func assertBudget(r *transport.Assert, budget time.Duration) string {
+	switch {
+	case r.Wait == transport.WaitNone:
+		return ""
+	case r.TimeoutMs > 0:
+		return "the assertion's timeoutMs (" + budget.String() + ")"
+	}
+	return "the assertion budget (" + budget.String() + ")"
+}
+
 // facts is what one read of the page gives an assertion: the visible text only for
-// textContains, the page class only for pageClass (it takes an outline).
+// textContains, the page class only for pageClass (it takes an outline), what a target or a
+// cell holds only for an assertion that names one.
 type facts struct {
 	pageText
 	Status    int `json:"status"`
 	PageClass string
+	scoped    scoped
 }
 
-func (w *Worker) readFacts(ctx context.Context, t *tab, kind string, pol policy.Policy) (facts, error) {
+func (w *Worker) readFacts(ctx context.Context, t *tab, r *transport.Assert, pol policy.Policy) (facts, error) {
 	var f facts
-	switch kind {
+	if r.Target != nil || r.Cell != nil {
+		s, err := w.readScoped(ctx, t, r)
+		f.scoped = s
+		f.Text, f.Truncated = s.text, s.truncated
+		return f, err
+	}
+	switch r.Kind {
 	case transport.AssertTextContains:
 		return f, w.evaluate(ctx, t, readScript, &f.pageText)
 	case transport.AssertPageClass:
@@ -102,20 +142,32 @@ func holds(kind, want string, f facts) bool {
 		return strconv.Itoa(f.Status) == want
 	case transport.AssertPageClass:
 		return f.PageClass == want
+	case transport.AssertValue:
+		return f.scoped.value == want || f.scoped.label != "" && f.scoped.label == want
+	case transport.AssertChecked, transport.AssertCount:
+		return f.scoped.value == want
 	}
 	return false
 }
 
-// assertionFailed says what was expected and what was found. It names the actual URL's
-// origin and path (never its query or fragment), the title, the status and the page class,
-// but never page text.
+// assertionFailed says what was expected and what was found, within which budget. It names
+// the actual URL's origin and path (never its query or fragment), the title, the status, the
+// page class, a count, a checkbox's state, and clipped, the text of the element or cell or
+// the field's value it compared against (a value is never read from a password field or a
+// field holding a secret, and the runtime scrubs the session's secrets from every message).
+// Of the whole page it says only how much text it searched: quoting it would be page text
+// nobody named.
 func assertionFailed(r *transport.Assert, last facts, budget time.Duration) error {
 	within := "on one read"
-	if r.Wait != transport.WaitNone {
-		within = "within " + budget.String()
+	if b := assertBudget(r, budget); b != "" {
+		within = "within " + b
 	}
+	found := func(s string) string { return quote(transport.ClipChars(s, budgets.QuotedFoundChars)) }
+	sc := last.scoped
 	var msg string
 	switch {
+	case r.Not && sc.what != "":
+		msg = r.Kind + " of " + sc.what + " still matched " + quote(r.Value) + " " + within
 	case r.Not:
 		msg = r.Kind + " still matched " + quote(r.Value) + " " + within
 	case r.Kind == transport.AssertURL:
@@ -130,8 +182,19 @@ func assertionFailed(r *transport.Assert, last facts, budget time.Duration) erro
 		msg = "status was not " + r.Value + " " + within + " (status " + strconv.Itoa(last.Status) + ")"
 	case r.Kind == transport.AssertPageClass:
 		msg = "page class was not " + quote(r.Value) + " " + within + " (page class " + quote(last.PageClass) + ")"
+	case r.Kind == transport.AssertValue:
+		msg = "value of " + sc.what + " was not " + quote(r.Value) + " " + within + " (value is " + found(sc.value) + ")"
+	case r.Kind == transport.AssertChecked:
+		state := map[string]string{"true": "checked", "false": "unchecked"}
+		msg = sc.what + " was not " + state[r.Value] + " " + within + " (it is " + state[sc.value] + ")"
+	case r.Kind == transport.AssertCount:
+		msg = "count of " + sc.what + " was not " + r.Value + " " + within + " (found " + sc.value + ")"
+	case sc.what != "":
+		msg = "text of " + sc.what + " did not contain " + quote(r.Value) + " " + within + " (its text is " + found(collapseSpace(last.Text)) + ")"
 	default:
-		msg = "text " + quote(r.Value) + " did not appear " + within
+		// The whole page is not quoted: that would be page text nobody asked about.
+		msg = "text " + quote(r.Value) + " did not appear " + within + " (searched the page's visible text, " +
+			strconv.Itoa(utf8.RuneCountInString(last.Text)) + " characters)"
 	}
 	return transport.NewError(transport.OpAssert, transport.PhaseVerify, transport.CodeAssertionFailed, transport.RetrySafe, transport.NotAttempted, "%s", msg)
 }

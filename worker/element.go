@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
@@ -27,9 +28,16 @@ type element struct {
 // locate resolves an act target. A ref must come from the tab's current document: refs are
 // numbered across the whole worker, so one issued for another tab or an earlier document is
 // refused stale_document (refs.go), never resolved here. Role and name must match exactly
-// one element. Nothing reaches the page here. What waiting may cure (no match yet, a match
-// that left the page) is a *notYet: the act looks again (actwait.go).
+// one actionable element. Nothing reaches the page here. What waiting may cure (no match
+// yet, a match that left the page) is a *notYet: the act looks again (actwait.go).
 func (w *Worker) locate(ctx context.Context, t *tab, tg transport.Target) (*element, error) {
+	return w.locateAny(ctx, t, tg, true)
+}
+
+// locateAny is locate, for any element the outline keeps with its DOM node when actionable
+// is false (an assertion's target: a region, a heading, a table too). Only actionable
+// elements get a ref.
+func (w *Worker) locateAny(ctx context.Context, t *tab, tg transport.Target, actionable bool) (*element, error) {
 	t.mu.Lock()
 	loader, refs := t.loader, t.refs
 	t.mu.Unlock()
@@ -56,37 +64,64 @@ func (w *Worker) locate(ctx context.Context, t *tab, tg transport.Target) (*elem
 			return nil, w.cdpFailure(transport.OpAct, transport.NotAttempted, err)
 		}
 		exact := tg.Exact == nil || *tg.Exact
-		found := outline.Find(frames, tg.Role, tg.Name, exact)
-		switch len(found) {
+		m := outline.Lookup(frames, tg.Role, tg.Name, exact, actionable)
+		switch len(m.Found) {
 		case 0:
-			return nil, &notYet{code: transport.CodeElementNotFound, msg: fmt.Sprintf("no %s named %q", tg.Role, tg.Name), appeared: true}
+			return nil, &notYet{code: transport.CodeElementNotFound, msg: fmt.Sprintf("no %s named %q", tg.Role, tg.Name), hint: nearHint(m.Near), appeared: true}
 		case 1:
-			el = found[0]
+			el = m.Found[0]
 		default:
-			return nil, actError(transport.CodeElementAmbiguous, "%d elements are %s named %q; use a ref from observe", len(found), tg.Role, tg.Name)
+			return nil, actError(transport.CodeElementAmbiguous, "%d elements are %s named %q; use a ref from observe", len(m.Found), tg.Role, tg.Name)
 		}
-		t.mu.Lock()
-		rt := t.refsFor(loader)
-		el.Ref = rt.refFor(el.Key(), &w.refSeq)
-		rt.remember([]outline.Element{el})
-		t.mu.Unlock()
+		if actionable {
+			t.mu.Lock()
+			rt := t.refsFor(loader)
+			el.Ref = rt.refFor(el.Key(), &w.refSeq)
+			rt.remember([]outline.Element{el})
+			t.mu.Unlock()
+		}
 	}
 	// A ref names one node, which cannot come back; a role and name are looked up again.
-	gone := func(format string) error {
+	gone := func(why string) error {
 		if tg.Ref != "" {
-			return actError(transport.CodeElementNotFound, format, el.Ref, el.Role)
+			return actError(transport.CodeElementNotFound, "%s %s", elementLabel(el), why)
 		}
-		return &notYet{code: transport.CodeElementNotFound, msg: fmt.Sprintf(format, el.Ref, el.Role)}
+		return &notYet{code: transport.CodeElementNotFound, msg: elementLabel(el) + " " + why}
 	}
 	c, err := t.client(el.Session)
 	if err != nil {
-		return nil, gone("%s %s is in a frame that has gone")
+		return nil, gone("is in a frame that has gone")
 	}
 	obj, err := w.resolve(ctx, t, el.Session, c, el.Backend)
 	if err != nil {
-		return nil, gone("%s %s is no longer in the page")
+		return nil, gone("is no longer in the page")
 	}
 	return &element{Element: el, c: c, object: obj}, nil
+}
+
+// elementLabel names an element in a message: its ref and role (as act always has), or its
+// role and name when it has no ref (an assertion's container).
+func elementLabel(el outline.Element) string {
+	if el.Ref != "" {
+		return el.Ref + " " + el.Role
+	}
+	return el.Role + " " + quote(el.Name)
+}
+
+// nearHint names the element a not-found role and name most likely meant (outline.Lookup's
+// near miss): `; a link named "Sign in" exists`.
+func nearHint(near *outline.Element) string {
+	if near == nil {
+		return ""
+	}
+	return fmt.Sprintf("; %s %s named %q exists", article(near.Role), near.Role, near.Name)
+}
+
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // resolve gives a handle on a DOM node of a session: in our isolated world when the node is

@@ -86,7 +86,7 @@ func (w *Worker) loadWaitFailure(t *tab, op string, err error) error {
 		_ = t.c.Page.StopLoading(stopCtx) // best effort: leave the tab quiet, not loading
 		cancel()
 		return transport.NewError(op, transport.PhaseExecute, transport.CodeTimeout, transport.RetryUnsafe, transport.Unknown,
-			"the page did not finish loading within %s", budgets.Navigation().Default)
+			"the page did not finish loading within the navigation budget (%s)", budgets.Navigation().Default)
 	}
 	return w.cdpFailure(op, transport.Unknown, err)
 }

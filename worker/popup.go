@@ -64,7 +64,7 @@ func (w *Worker) waitPopup(ctx context.Context, opener *tab, r *transport.WaitPo
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return nil, transport.NewError(transport.OpWaitPopup, transport.PhaseExecute, transport.CodeTimeout, transport.RetrySafe, transport.NotAttempted,
-					"no popup opened within %s", budgets.PopupWait().Default)
+					"no popup opened within the popup budget (%s)", budgets.PopupWait().Default)
 			}
 			return nil, w.cdpFailure(transport.OpWaitPopup, transport.NotAttempted, ctx.Err())
 		}

@@ -6,7 +6,10 @@
 // between two runs of one block, collapsed white space or a visible gap in the layout
 // (margin, padding, a button's border, a wrap to the next line) is one space, and runs that
 // touch (<b>Bold</b>ly) join into one word.
-function (maxChars) {
+//
+// scope, when given, is an element: the text is that element's (an assertion's target or
+// table cell), and nothing of it shows when the element itself is hidden.
+function (maxChars, scope) {
   // Elements whose text is never shown as page text (values, code, embedded documents).
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TEXTAREA', 'SELECT',
     'OPTION', 'OPTGROUP', 'DATALIST', 'INPUT', 'IFRAME', 'FRAME', 'FRAMESET', 'OBJECT',
@@ -51,7 +54,7 @@ function (maxChars) {
     if (gap < 1) return false;
     return gap >= (parseFloat(getComputedStyle(b.parentElement).fontSize) || 16) / 6;
   };
-  const root = document.body || document.documentElement;
+  const root = scope || document.body || document.documentElement;
   const lines = [];
   // prev is the line's last text node; space says collapsed white space followed it.
   let line = '', block = null, prev = null, space = false, total = 0, truncated = false;

@@ -9,7 +9,7 @@ import (
 // container keeps n as a node around its children. Tables and lists with nothing in them
 // are left out; landmarks, dialogs and articles are kept even when empty.
 func (c *converter) container(x *frameIndex, n *axNode, r string, keepEmpty bool) []*node {
-	out := &node{role: outlineRole(r), name: x.safeName(n)}
+	out := &node{role: outlineRole(r), name: x.safeName(n), backend: n.backend(), session: x.session}
 	var key accessibility.AXNodeID
 	if r == "listitem" {
 		key = n.NodeID

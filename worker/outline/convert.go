@@ -87,7 +87,7 @@ func (c *converter) walk(x *frameIndex, n *axNode, key accessibility.AXNodeID) [
 	case kindActionBox:
 		return c.actionBox(x, n, r)
 	case kindHeading:
-		out := &node{role: "heading", name: x.safeName(n), level: n.number(accessibility.AXPropertyNameLevel)}
+		out := &node{role: "heading", name: x.safeName(n), level: n.number(accessibility.AXPropertyNameLevel), backend: n.backend(), session: x.session}
 		out.children = dropRepeats(out.name, c.children(x, n, n.NodeID))
 		if out.name == "" && len(out.children) == 0 {
 			return nil
@@ -106,7 +106,7 @@ func (c *converter) walk(x *frameIndex, n *axNode, key accessibility.AXNodeID) [
 		}
 		return c.container(x, n, r, true)
 	case kindLive:
-		out := &node{role: r, name: x.safeName(n)}
+		out := &node{role: r, name: x.safeName(n), backend: n.backend(), session: x.session}
 		out.children = dropRepeats(out.name, c.children(x, n, n.NodeID))
 		foldText(out)
 		return []*node{out}

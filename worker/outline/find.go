@@ -8,18 +8,69 @@ import "strings"
 // and white space folded. The role is the outline's; "textbox" also finds password fields
 // and "button" file inputs. An empty role matches every actionable element.
 func Find(frames []Frame, role, name string, exact bool) []Element {
+	return Lookup(frames, role, name, exact, true).Found
+}
+
+// Match is what one look for a role and a name found: the elements that match and, when
+// none does, the element a person most likely meant (Near), if any.
+type Match struct {
+	Found []Element
+	Near  *Element
+}
+
+// Lookup finds the elements whose role and name match, in document order: actionable ones
+// only (act's targets) or, with actionable false, any the outline keeps with its DOM node
+// (containers, headings, live regions, rows and tables too: what an assertion may look
+// at). In the same walk it keeps the best near miss of the same kind of element, for the
+// not-found message: the same name under another role, then the same role with a name
+// equal ignoring case, then the same role with a name containing the wanted one or
+// contained in it (ignoring case), then another role with a name equal ignoring case.
+func Lookup(frames []Frame, role, name string, exact, actionable bool) Match {
 	want := strings.TrimSpace(name)
 	if !exact {
 		want = strings.ToLower(fold(name))
 	}
 	role = strings.TrimSpace(role)
-	var out []Element
+	lower := strings.ToLower(fold(name))
+	var m Match
+	nearRank := 0
 	eachNode(frames, func(n *node) {
-		if n.action && roleMatches(role, n.role) && nameMatches(want, n.name, exact) {
-			out = append(out, Element{Backend: n.backend, Session: n.session, Role: n.role, Name: cut(n.name), Disabled: n.disabled})
+		if n.backend == 0 || actionable && !n.action {
+			return
+		}
+		sameRole := roleMatches(role, n.role)
+		if sameRole && nameMatches(want, n.name, exact) {
+			m.Found = append(m.Found, elementOf(n))
+			return
+		}
+		if len(m.Found) > 0 || n.name == "" || nearRank == 1 {
+			return
+		}
+		got := strings.ToLower(fold(n.name))
+		rank := 0
+		switch {
+		case !sameRole && strings.TrimSpace(n.name) == strings.TrimSpace(name):
+			rank = 1
+		case sameRole && got == lower:
+			rank = 2
+		case sameRole && lower != "" && (strings.Contains(got, lower) || strings.Contains(lower, got)):
+			rank = 3
+		case got == lower:
+			rank = 4
+		}
+		if rank > 0 && (nearRank == 0 || rank < nearRank) {
+			e := elementOf(n)
+			m.Near, nearRank = &e, rank
 		}
 	})
-	return out
+	if len(m.Found) > 0 {
+		m.Near = nil
+	}
+	return m
+}
+
+func elementOf(n *node) Element {
+	return Element{Backend: n.backend, Session: n.session, Role: n.role, Name: cut(n.name), Disabled: n.disabled}
 }
 
 // eachNode visits every node the frames convert to, in document order, regardless of
@@ -71,7 +122,7 @@ func Redactable(frames []Frame, role, name, label string) []Element {
 	}
 	var out []Element
 	eachNode(frames, func(n *node) {
-		if n.backend != 0 && roleMatches(role, n.role) && same(name, n.name) && (label == "" || fieldRoles[n.role] && same(label, n.name)) {
+		if n.action && roleMatches(role, n.role) && same(name, n.name) && (label == "" || fieldRoles[n.role] && same(label, n.name)) {
 			out = append(out, Element{Backend: n.backend, Session: n.session, Role: n.role, Name: cut(n.name)})
 		}
 	})

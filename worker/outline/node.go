@@ -19,6 +19,8 @@ type node struct {
 	required bool
 	more     int
 
+	// backend is the node's DOM node: set for what an act or an assert can target (controls,
+	// and containers, headings, live regions and rows), 0 for text and what was hoisted.
 	backend dom.BackendNodeID
 	session string // Frame.Session of the frame the node is in
 	action  bool   // gets a ref

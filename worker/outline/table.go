@@ -11,7 +11,7 @@ var cellRoles = map[string]bool{"cell": true, "gridcell": true, "columnheader": 
 // its ref. A cell's own accessible name is not used: Chromium computes it from contents,
 // values of fields in the cell included.
 func (c *converter) row(x *frameIndex, n *axNode) []*node {
-	out := &node{role: "row"}
+	out := &node{role: "row", backend: n.backend(), session: x.session}
 	var cells []string
 	headers := 0
 	var visit func(n *axNode, depth int)
