@@ -298,10 +298,14 @@ func TestServerPlan(t *testing.T) {
 		t.Errorf("the same server written three ways: %+v", plan)
 	}
 	for name, edit := range map[string]func(start, server map[string]any){
-		"args":      func(start, _ map[string]any) { start["args"] = []string{"127.0.0.1:1", "-v"} },
-		"cwd":       func(start, _ map[string]any) { start["cwd"] = "sub" },
-		"env value": func(start, _ map[string]any) { start["env"] = map[string]any{"A": "2", "B": map[string]any{"env": "HOST_B"}} },
-		"env name":  func(start, _ map[string]any) { start["env"] = map[string]any{"A": "1", "B": map[string]any{"env": "HOST_C"}} },
+		"args": func(start, _ map[string]any) { start["args"] = []string{"127.0.0.1:1", "-v"} },
+		"cwd":  func(start, _ map[string]any) { start["cwd"] = "sub" },
+		"env value": func(start, _ map[string]any) {
+			start["env"] = map[string]any{"A": "2", "B": map[string]any{"env": "HOST_B"}}
+		},
+		"env name": func(start, _ map[string]any) {
+			start["env"] = map[string]any{"A": "1", "B": map[string]any{"env": "HOST_C"}}
+		},
 		"status": func(_, server map[string]any) {
 			server["readiness"] = map[string]any{"url": "http://127.0.0.1:1/health", "expectedStatus": 204}
 		},
