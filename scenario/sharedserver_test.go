@@ -78,6 +78,19 @@ func (ts *testServer) requireStopped(t *testing.T) {
 	}
 }
 
+// runOnce runs loaded (all using ts) in a suite of jobs with ctx, and checks that the server
+// was started once and is gone when the run returns; the caller closes the suite.
+func (ts *testServer) runOnce(t *testing.T, ctx context.Context, loaded []*Loaded, jobs int) (*Suite, *Report) {
+	t.Helper()
+	s := suiteOf(t, loaded, jobs, nil)
+	rep := s.Run(ctx)
+	ts.requireStopped(t)
+	if n := len(ts.started(t)); n != 1 {
+		t.Errorf("the server was started %d times, want once", n)
+	}
+	return s, rep
+}
+
 func navigate(url string) map[string]any {
 	return map[string]any{"op": "navigate", "request": map[string]any{"url": url}}
 }
@@ -188,13 +201,8 @@ func TestSharedServerNeverReady(t *testing.T) {
 	for _, id := range []string{"a", "b", "c"} {
 		loaded = append(loaded, ts.scenario(t, dir, id, navigate("/")))
 	}
-	s := suiteOf(t, loaded, 2, nil)
+	s, rep := ts.runOnce(t, context.Background(), loaded, 2)
 	defer s.Close()
-	rep := s.Run(context.Background())
-	ts.requireStopped(t)
-	if n := len(ts.started(t)); n != 1 {
-		t.Errorf("the server was started %d times, want once", n)
-	}
 	for _, sr := range rep.Scenarios {
 		if sr.Status != StatusError || sr.Error == nil || sr.Error.Code != transport.CodeFixtureNotReady || !strings.Contains(sr.Error.Message, "answered 200, expected 418") {
 			t.Errorf("%s: %s %+v", sr.ID, sr.Status, sr.Error)
@@ -221,13 +229,8 @@ func TestSharedServerDiedMidRun(t *testing.T) {
 		ts.scenario(t, dir, "after-1", navigate("/")),
 		ts.scenario(t, dir, "after-2", navigate("/")),
 	}
-	s := suiteOf(t, loaded, 1, nil)
+	s, rep := ts.runOnce(t, context.Background(), loaded, 1)
 	defer s.Close()
-	rep := s.Run(context.Background())
-	ts.requireStopped(t)
-	if n := len(ts.started(t)); n != 1 {
-		t.Errorf("the server was started %d times, want once", n)
-	}
 	for _, sr := range rep.Scenarios[1:] {
 		if sr.Status != StatusError || sr.Error == nil || sr.Error.Code != transport.CodeFixtureNotReady ||
 			!strings.Contains(sr.Error.Message, "shared fixture server "+ts.base+"/health") || !strings.Contains(sr.Error.Message, "exited during the run (exit code 3)") {
@@ -242,8 +245,6 @@ func TestSharedServerStoppedOnInterrupt(t *testing.T) {
 	ts, dir := newTestServer(t), t.TempDir()
 	hold := []any{navigate("/hold"), navigate("/hold")}
 	loaded := []*Loaded{ts.scenario(t, dir, "a", hold...), ts.scenario(t, dir, "b", hold...), ts.scenario(t, dir, "c", hold...)}
-	s := suiteOf(t, loaded, 2, nil)
-	defer s.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
@@ -259,13 +260,10 @@ func TestSharedServerStoppedOnInterrupt(t *testing.T) {
 		})
 		cancel()
 	}()
-	rep := s.Run(ctx)
-	ts.requireStopped(t)
+	s, rep := ts.runOnce(t, ctx, loaded, 2)
+	defer s.Close()
 	if rep.Status != StatusInterrupted {
 		t.Errorf("run %s", rep.Status)
-	}
-	if n := len(ts.started(t)); n != 1 {
-		t.Errorf("the server was started %d times, want once", n)
 	}
 }
 
