@@ -159,8 +159,9 @@ func (s *Suite) finish(ctx context.Context, scenarios []ScenarioReport) *Report 
 	return s.rep
 }
 
-// Close stops every shared server still up, the browser the suite launched (an attached one is left alone) and closes the
-// artifact stores: uncommitted writes are discarded, committed evidence stays.
+// Close stops every shared server still up and the browser the suite launched (an attached
+// one is left alone), and closes the artifact stores: uncommitted writes are discarded,
+// committed evidence stays.
 func (s *Suite) Close() {
 	s.servers.stopAll()
 	_ = s.browser.Close()
