@@ -3,7 +3,8 @@
 // executes one scenario's operations through a Session (a runtime.Runtime), and report v1.
 //
 // Suite runs many scenarios the way `fastbrowser run` and `replay` do: scheduling (jobs,
-// per-address server locks, fail-fast, retries of a scenario that did not pass — whole
+// managed servers shared by the files naming the same one and turns on an address named
+// with different ones (ServerPlan), fail-fast, retries of a scenario that did not pass — whole
 // attempts, never one operation; shards and grep select what it gets), one browser for
 // the run from a runtime.Allocator (launched on the first open and relaunched after a crash,
 // or attached), a session and an artifact store per scenario, and reports in input order.

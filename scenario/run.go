@@ -37,6 +37,9 @@ type Env struct {
 	RunID string
 	// Scrub masks secrets in the diagnostics before they are stored (nil: as they are).
 	Scrub func([]byte) []byte
+	// shared, set by a Suite, is the run's instance of the scenario's managed server: the
+	// scenario uses it instead of starting its own, and never stops it (its last user does).
+	shared *sharedServer
 }
 
 // runState carries one scenario's run.
@@ -76,10 +79,12 @@ func (s *runState) hook(ctx context.Context, name string, c *Command) error {
 // never panics on a scenario's behalf and always returns a complete report.
 //
 // Events, in order, as far as the scenario got: hook.setup; server.start (managed only:
-// ok, failed or reused) and server.ready; hook.reset; runtime.relaunch (Env.Open relaunched a
+// ok, failed, reused, or shared when a Suite's shared server was already started for an
+// earlier scenario) and server.ready; hook.reset; runtime.relaunch (Env.Open relaunched a
 // dead browser); runtime.open; then finally
 // runtime.close, hook.cleanup and server.stop (whenever a managed server was started, also
-// when it never became ready).
+// when it never became ready; for a shared server, only in the report of the scenario whose
+// end stopped it).
 func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 	if env.Log == nil {
 		env.Log = io.Discard
@@ -188,7 +193,11 @@ func (s *runState) body(ctx context.Context, server **fixtureServer, rt *Session
 			return err
 		}
 	}
-	if l.Fixture != nil && l.Fixture.Server != nil {
+	if sh := s.env.shared; sh != nil {
+		if err := sh.acquire(ctx, s); err != nil {
+			return err
+		}
+	} else if l.Fixture != nil && l.Fixture.Server != nil {
 		spec := l.Fixture.Server
 		srv := &fixtureServer{}
 		if spec.Mode == ModeManaged {

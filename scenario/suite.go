@@ -18,8 +18,9 @@ import (
 // SuiteOptions configures a Suite.
 type SuiteOptions struct {
 	// Jobs is how many scenarios run at a time (at least 1), each in its own worker and
-	// browser context; scenarios starting a managed server on the same address still take
-	// turns.
+	// browser context. Scenarios naming the same managed server share one instance at any
+	// Jobs; scenarios naming different managed servers on one address take turns
+	// (ServerPlan).
 	Jobs int
 	// FailFast starts no scenario after one did not pass; those are reported skipped. Only a
 	// scenario's final outcome counts: an attempt that is retried does not stop the run.
@@ -75,6 +76,8 @@ type Suite struct {
 	// wait is bounded by the scenario's context and by each open's own budget.
 	opening chan struct{}
 	version sync.Once
+	// servers are the run's shared managed servers and the turns on contested addresses.
+	servers *serverSchedule
 	// keptOpen: a scenario was held open by KeepOpen, so the interrupt that ended the wait
 	// does not make the run interrupted.
 	keptOpen atomic.Bool
@@ -105,25 +108,42 @@ func NewSuite(loaded []*Loaded, opts SuiteOptions) (*Suite, error) {
 		stores: &scenarioStores{root: filepath.Join(opts.Out, "artifacts"), mode: opts.ArtifactsMode},
 		rep: &Report{Version: ReportVersion, RunID: NewRunID(started), StartedAt: started.UTC(),
 			Scenarios: []ScenarioReport{}}}
+	s.servers = scheduleServers(loaded, opts.Session.LookupEnv, opts.Session.Log)
 	s.browser, s.browserUDP = allocators(opts.Session)
 	s.rep.Browser.Attached = s.browser.Attached()
 	return s, nil
 }
 
 // Run runs the suite's scenarios, up to Jobs at a time, hands each report to Emit in input
-// order, and returns the run's report.
+// order, and returns the run's report. Every shared server is stopped before it returns.
 func (s *Suite) Run(ctx context.Context) *Report {
-	return s.finish(ctx, runPool(ctx, s.loaded, s.opts.Jobs, s.opts.FailFast, func(l *Loaded) ScenarioReport {
-		return runAttempts(ctx, s.opts.Retries, func(k int) ScenarioReport { return Run(ctx, l, s.attemptEnv(l, k)) })
-	}, s.emit))
+	defer s.servers.stopAll()
+	return s.finish(ctx, runPool(ctx, s.loaded, pool{jobs: s.opts.Jobs, failFast: s.opts.FailFast, turns: s.servers.turns,
+		run: func(l *Loaded) ScenarioReport {
+			var began time.Time
+			sr := runAttempts(ctx, s.opts.Retries, func(k int) ScenarioReport {
+				began = time.Now()
+				return Run(ctx, l, s.attemptEnv(l, k))
+			})
+			// A shared server outlives the attempts; its last user stops it.
+			s.servers.release(l, &sr, began)
+			return sr
+		},
+		emit:    s.emit,
+		skipped: func(l *Loaded) { s.servers.release(l, nil, time.Time{}) },
+	}))
 }
 
 // RunOne runs l at once, alone and outside the schedule (replay: a Ctrl-C before it starts
 // still runs it, to be interrupted), and returns the run's report holding it. Emit is not
 // called.
 func (s *Suite) RunOne(ctx context.Context, l *Loaded) *Report {
+	defer s.servers.stopAll()
 	return s.finish(ctx, []ScenarioReport{Run(ctx, l, s.env(l))})
 }
+
+// Servers is how the run schedules its managed servers (shared, or taking turns).
+func (s *Suite) Servers() ServerPlan { return s.servers.plan }
 
 func (s *Suite) emit(sr ScenarioReport) {
 	if s.opts.Emit != nil {
@@ -143,9 +163,11 @@ func (s *Suite) finish(ctx context.Context, scenarios []ScenarioReport) *Report 
 	return s.rep
 }
 
-// Close stops the browser the suite launched (an attached one is left alone) and closes the
-// artifact stores: uncommitted writes are discarded, committed evidence stays.
+// Close stops every shared server still up and the browser the suite launched (an attached
+// one is left alone), and closes the artifact stores: uncommitted writes are discarded,
+// committed evidence stays.
 func (s *Suite) Close() {
+	s.servers.stopAll()
 	_ = s.browser.Close()
 	if s.browserUDP != nil {
 		_ = s.browserUDP.Close()

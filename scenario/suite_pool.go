@@ -2,17 +2,28 @@ package scenario
 
 import (
 	"context"
-	"net/url"
 	"sync"
 )
 
-// runPool runs scenarios on up to jobs goroutines, each with its own session, and hands
+// pool is how runPool runs a suite's scenarios: up to jobs at a time; with failFast, none
+// starts after one's final outcome was not a pass; turns keeps scenarios of different
+// managed servers on one address apart; run runs one scenario with all its attempts (one
+// slot and the server's turn are held across them); emit gets each report in input order;
+// skipped (nil: nothing) hears of each scenario that never started.
+type pool struct {
+	jobs     int
+	failFast bool
+	turns    *serverLocks
+	run      func(*Loaded) ScenarioReport
+	emit     func(ScenarioReport)
+	skipped  func(*Loaded)
+}
+
+// runPool runs scenarios on up to p.jobs goroutines, each with its own session, and hands
 // their reports to emit in input order, as soon as every earlier one is done: output and
-// report order never depend on the parallelism. run runs one scenario with all its attempts
-// (one slot and the server's turn are held across them). With failFast, no scenario starts
-// after one's final outcome was not a pass (an attempt that is retried does not count);
-// those and the ones Ctrl-C kept from starting are reported skipped.
-func runPool(ctx context.Context, loaded []*Loaded, jobs int, failFast bool, run func(*Loaded) ScenarioReport, emit func(ScenarioReport)) []ScenarioReport {
+// report order never depend on the parallelism. An attempt that is retried does not stop a
+// fail-fast run; the scenarios fail-fast and Ctrl-C kept from starting are reported skipped.
+func runPool(ctx context.Context, loaded []*Loaded, p pool) []ScenarioReport {
 	reports := make([]ScenarioReport, len(loaded))
 	done := make([]chan struct{}, len(loaded))
 	for i := range done {
@@ -23,12 +34,11 @@ func runPool(ctx context.Context, loaded []*Loaded, jobs int, failFast bool, run
 		defer close(printed)
 		for i := range loaded {
 			<-done[i]
-			emit(reports[i])
+			p.emit(reports[i])
 		}
 	}()
 
-	slots := make(chan struct{}, max(jobs, 1))
-	locks := &serverLocks{held: map[string]*sync.Mutex{}}
+	slots := make(chan struct{}, max(p.jobs, 1))
 	var stop sync.Once
 	stopped := make(chan struct{})
 	var stoppedBy string // the scenario that stopped a --fail-fast run; written before stopped closes
@@ -39,6 +49,9 @@ func runPool(ctx context.Context, loaded []*Loaded, jobs int, failFast bool, run
 				reason = "not started: --fail-fast stopped the run after scenario " + stoppedBy + " did not pass"
 			}
 			reports[i] = Skipped(l, reason)
+			if p.skipped != nil {
+				p.skipped(l)
+			}
 			close(done[i])
 		}
 		select {
@@ -50,10 +63,10 @@ func runPool(ctx context.Context, loaded []*Loaded, jobs int, failFast bool, run
 			}
 			go func() {
 				defer func() { <-slots; close(done[i]) }()
-				unlock := locks.lock(l)
+				unlock := p.turns.lock(l)
 				defer unlock()
-				reports[i] = run(l)
-				if failFast && !passed(reports[i].Status) {
+				reports[i] = p.run(l)
+				if p.failFast && !passed(reports[i].Status) {
 					stop.Do(func() { stoppedBy = l.ID; close(stopped) })
 				}
 			}()
@@ -79,18 +92,18 @@ func isClosed(ch chan struct{}) bool {
 	}
 }
 
-// serverLocks keeps scenarios that start a managed server on the same address from running
-// at the same time (the quick-start scenarios all use 127.0.0.1:4310): the second would
-// find the port in use. Scenarios on different addresses, or against external servers,
-// run in parallel.
+// serverLocks keeps scenarios that start different managed servers on the same address
+// (only) from running at the same time: the second would find the port in use. Scenarios
+// sharing one server, on different addresses, or against external servers run in parallel.
 type serverLocks struct {
 	mu   sync.Mutex
 	held map[string]*sync.Mutex
+	only map[string]bool // the contested addresses
 }
 
 func (s *serverLocks) lock(l *Loaded) func() {
 	key := managedAddress(l)
-	if key == "" {
+	if !s.only[key] {
 		return func() {}
 	}
 	s.mu.Lock()
@@ -102,18 +115,4 @@ func (s *serverLocks) lock(l *Loaded) func() {
 	s.mu.Unlock()
 	m.Lock()
 	return m.Unlock
-}
-
-// managedAddress is the host:port a managed server of the scenario listens on, as its
-// readiness URL names it ("" when the scenario starts no server).
-func managedAddress(l *Loaded) string {
-	f := l.Fixture
-	if f == nil || f.Server == nil || f.Server.Mode != ModeManaged {
-		return ""
-	}
-	u, err := url.Parse(f.Server.Readiness.URL)
-	if err != nil {
-		return ""
-	}
-	return u.Host
 }

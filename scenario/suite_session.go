@@ -41,6 +41,7 @@ func (s *Suite) attemptEnv(l *Loaded, k int) Env {
 			return s.open(ctx, spec, store, runDir)
 		},
 	}
+	env.shared = s.servers.shared[l]
 	if s.opts.KeepOpen != nil {
 		env.BeforeClose = s.keepOpen
 	}

@@ -25,7 +25,7 @@ func runCommand(st *state) *cli.Command {
 			"                [--browser PATH | --cdp-url URL] [--headed] [--artifacts-mode private|group] [--json] FILE|DIR...",
 		Flags: append(browserFlags(),
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-results", Usage: "directory for report.json, junit.xml, report.html and artifacts/ (created 0700)"},
-			&cli.IntFlag{Name: "jobs", Value: goruntime.NumCPU(), Usage: "scenarios run in parallel, each in its own browser context (scenarios sharing a managed server address still take turns)"},
+			&cli.IntFlag{Name: "jobs", Value: goruntime.NumCPU(), Usage: "scenarios run in parallel, each in its own browser context; files naming the same managed server share one instance for the run, files naming different servers on one address take turns"},
 			&cli.StringFlag{Name: "shard", Usage: "run only share `i/n` of the files (deterministic: every i-th of the sorted list), for CI matrix jobs"},
 			&cli.StringFlag{Name: "grep", Usage: "run only scenarios whose id matches `RE` (Go regexp)"},
 			&cli.BoolFlag{Name: "fail-fast", Usage: "start no scenario after one failed (those are reported skipped)"},
@@ -142,7 +142,7 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 		fmt.Fprintf(ro.st.stdout, "config: %s\n", rs.config)
 	}
 	if !c.Bool("json") && len(loaded) > 1 {
-		fmt.Fprintf(ro.st.stdout, "running %d scenarios, up to %d at a time\n", len(loaded), min(rs.jobs, len(loaded)))
+		fmt.Fprintln(ro.st.stdout, runHeader(len(loaded), rs.jobs, suite.Servers()))
 	}
 	rep := suite.Run(c.Context)
 	reportPath, err := writeReports(out, rep, ro)
