@@ -30,8 +30,14 @@ func interruptContext(st *state) (context.Context, func()) {
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		select {
-		case <-sig:
-			fmt.Fprintln(st.stderr, "fastbrowser: interrupted; stopping (interrupt again to exit now)")
+		case s := <-sig:
+			// SIGTERM is how a runner stops a managed `fixture serve`: its log should say
+			// that, not that someone pressed Ctrl-C.
+			if s == syscall.SIGTERM {
+				fmt.Fprintln(st.stderr, "fastbrowser: terminated (SIGTERM); stopping")
+			} else {
+				fmt.Fprintln(st.stderr, "fastbrowser: interrupted; stopping (interrupt again to exit now)")
+			}
 			cancel()
 		case <-ctx.Done():
 			return
