@@ -1,5 +1,6 @@
 // Package scenario owns scenario file v1 (parse, strict validation with JSON paths, tab
-// references), fixture servers (managed and external, readiness), hooks, the runner that
+// references, fragments included at load, the run config fastbrowser.json that supplies
+// defaults), fixture servers (managed and external, readiness), hooks, the runner that
 // executes one scenario's operations through a Session (a runtime.Runtime), and report v1.
 //
 // Suite runs many scenarios the way `fastbrowser run` and `replay` do: scheduling (jobs,
