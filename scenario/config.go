@@ -112,13 +112,7 @@ func loadConfig(path string) (*Config, error) {
 	}
 	if fx := c.Fixture; fx != nil && fx.Server != nil && fx.Server.Start != nil {
 		start := *fx.Server.Start
-		dir := dirOf(path)
-		switch {
-		case start.Cwd == "":
-			start.Cwd = dir
-		case !filepath.IsAbs(start.Cwd):
-			start.Cwd = filepath.Join(dir, start.Cwd)
-		}
+		start.Cwd = commandDir(&start, dirOf(path))
 		server := *fx.Server
 		server.Start = &start
 		c.Fixture = &Fixture{BaseURL: fx.BaseURL, Server: &server}

@@ -146,12 +146,10 @@ func (x *expander) include(entry *Operation, path string, src source, prefix str
 		return "", nil, fail(path+".id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
 	}
 	path += ".include"
-	abs, display := entry.Include, entry.Include
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(src.dir, entry.Include)
+	abs, display := filepath.Clean(resolveIn(src.dir, entry.Include)), entry.Include
+	if !filepath.IsAbs(display) {
 		display = filepath.Join(filepath.Dir(src.display), entry.Include)
 	}
-	abs = filepath.Clean(abs)
 	for i, p := range x.chain {
 		if p == abs {
 			names := []string{}
