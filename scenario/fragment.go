@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -205,23 +204,6 @@ func decodeFragment(data []byte, f *Fragment) error {
 	return nil
 }
 
-// readBounded reads a fragment or config file (what names it in messages), refusing one
-// over the scenario file size limit.
-func readBounded(path, what string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil || !info.Mode().IsRegular() {
-		return nil, errors.New("cannot read the " + what)
-	}
-	if info.Size() > budgets.ScenarioFileSize {
-		return nil, fmt.Errorf("%s larger than %d bytes", what, budgets.ScenarioFileSize)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, errors.New("cannot read the " + what)
-	}
-	return data, nil
-}
-
 // inFragment places a refusal inside fragment display at the including entry's path:
 // `operations[3].include: fragments/login.json: operations[1].request.url: …`.
 func inFragment(path, display string, err error) error {
@@ -279,6 +261,13 @@ func (op *Operation) where() string {
 		return ""
 	}
 	return " (from " + op.from[len(op.from)-1].file + ")"
+}
+
+// IsFragmentFile is IsFragment of the file at path, read within the scenario file size (a
+// larger file is not a fragment: loaded as a scenario, it is refused as too large).
+func IsFragmentFile(path string) bool {
+	data, err := readBounded(path, "file")
+	return err == nil && IsFragment(data)
 }
 
 // IsFragment says whether data looks like a fragment file (an object with "fragment" and no

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 
@@ -70,16 +69,9 @@ func Load(path string) (*Loaded, error) { return LoadWith(path, Overrides{}) }
 
 // LoadWith is Load with a run's overrides applied before validation.
 func LoadWith(path string, o Overrides) (*Loaded, error) {
-	info, err := os.Stat(path)
+	data, err := readBounded(path, "file")
 	if err != nil {
-		return nil, &ValidationError{File: path, Code: transport.CodeInvalidRequest, Message: "cannot read the file"}
-	}
-	if info.Size() > budgets.ScenarioFileSize {
-		return nil, &ValidationError{File: path, Code: transport.CodeInvalidRequest, Message: fmt.Sprintf("file larger than %d bytes", budgets.ScenarioFileSize)}
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, &ValidationError{File: path, Code: transport.CodeInvalidRequest, Message: "cannot read the file"}
+		return nil, &ValidationError{File: path, Code: transport.CodeInvalidRequest, Message: err.Error()}
 	}
 	l, err := parse(data, o, sourceOf(path))
 	if err != nil {
