@@ -11,7 +11,6 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
-	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
 
 // Fragment is a fragment file: operations a scenario includes with
@@ -189,11 +188,8 @@ func (x *expander) include(entry *Operation, path string, src source, prefix str
 // decodeFragment decodes and checks a fragment file's own fields (its operations are
 // checked with the scenario's, after expansion).
 func decodeFragment(data []byte, f *Fragment) error {
-	if err := strictjson.Decode(data, f); err != nil {
-		return fromStrict(err)
-	}
-	if f.Version != FileVersion {
-		return fail("version", fmt.Sprintf("unsupported version %d; this build reads version %d", f.Version, FileVersion))
+	if err := decodeVersioned(data, f, &f.Version); err != nil {
+		return err
 	}
 	if !transport.IDShaped(f.Fragment) {
 		return fail("fragment", "expected a name of 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-' (the default id prefix)")
