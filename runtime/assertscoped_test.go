@@ -53,6 +53,27 @@ func openAsserts(t *testing.T) transport.Caller {
 
 func role(role, name string) *transport.Target { return &transport.Target{Role: role, Name: name} }
 
+// openAssertsWithSecret opens a session on the fixture's /asserts page with secret typed
+// into its Token field (from ASSERT_TOKEN, so the session knows it as a secret).
+func openAssertsWithSecret(t *testing.T, secret string) transport.Caller {
+	t.Helper()
+	site := runtimetest.Fixture()
+	t.Cleanup(site.Close)
+	b, err := runtimetest.Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), AllowedOrigins: []string{site.URL},
+		LookupEnv: func(name string) (string, bool) { return secret, name == "ASSERT_TOKEN" }})
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/asserts"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: *role("textbox", "Token"), Text: transport.FromEnv("ASSERT_TOKEN")}); err != nil {
+		t.Fatal(err)
+	}
+	return rt
+}
+
 // TestAssertScopedKinds: textContains scoped to an element (a region, by role and name) and
 // to a table cell (row by a cell's text, column by its header), value, checked and count,
 // each passing and failing, with not, one read and a short timeoutMs. Failures say what was
@@ -144,20 +165,7 @@ func TestAssertScopedKinds(t *testing.T) {
 func TestAssertValueRefusesSecrets(t *testing.T) {
 	t.Parallel()
 	const secret = "tok-9f8e7d6c5b"
-	site := runtimetest.Fixture()
-	defer site.Close()
-	b, err := runtimetest.Browser()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), AllowedOrigins: []string{site.URL},
-		LookupEnv: func(name string) (string, bool) { return secret, name == "ASSERT_TOKEN" }})
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/asserts"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: *role("textbox", "Token"), Text: transport.FromEnv("ASSERT_TOKEN")}); err != nil {
-		t.Fatal(err)
-	}
+	rt := openAssertsWithSecret(t, secret)
 	a := assertTester{t, rt}
 	for _, c := range []struct {
 		r   transport.Assert
@@ -228,20 +236,7 @@ func TestNotFoundNamesTheNearElement(t *testing.T) {
 func TestAssertMessageNeverCutsASecret(t *testing.T) {
 	t.Parallel()
 	const secret = "tok-9f8e7d6c5b-a1b2c3d4"
-	site := runtimetest.Fixture()
-	defer site.Close()
-	b, err := runtimetest.Browser()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), AllowedOrigins: []string{site.URL},
-		LookupEnv: func(name string) (string, bool) { return secret, name == "ASSERT_TOKEN" }})
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/asserts"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: *role("textbox", "Token"), Text: transport.FromEnv("ASSERT_TOKEN")}); err != nil {
-		t.Fatal(err)
-	}
+	rt := openAssertsWithSecret(t, secret)
 	// The page holds the secret where the 200-character cut falls (another field's value).
 	typed := strings.Repeat("x", 190) + secret
 	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: *role("textbox", "Nickname"), Text: transport.Literal(typed)}); err != nil {
