@@ -53,6 +53,27 @@ func openAsserts(t *testing.T) transport.Caller {
 
 func role(role, name string) *transport.Target { return &transport.Target{Role: role, Name: name} }
 
+// openAssertsWithSecret opens a session on the fixture's /asserts page with secret typed
+// into its Token field (from ASSERT_TOKEN, so the session knows it as a secret).
+func openAssertsWithSecret(t *testing.T, secret string) transport.Caller {
+	t.Helper()
+	site := runtimetest.Fixture()
+	t.Cleanup(site.Close)
+	b, err := runtimetest.Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), AllowedOrigins: []string{site.URL},
+		LookupEnv: func(name string) (string, bool) { return secret, name == "ASSERT_TOKEN" }})
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/asserts"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: *role("textbox", "Token"), Text: transport.FromEnv("ASSERT_TOKEN")}); err != nil {
+		t.Fatal(err)
+	}
+	return rt
+}
+
 // TestAssertScopedKinds: textContains scoped to an element (a region, by role and name) and
 // to a table cell (row by a cell's text, column by its header), value, checked and count,
 // each passing and failing, with not, one read and a short timeoutMs. Failures say what was
@@ -144,20 +165,7 @@ func TestAssertScopedKinds(t *testing.T) {
 func TestAssertValueRefusesSecrets(t *testing.T) {
 	t.Parallel()
 	const secret = "tok-9f8e7d6c5b"
-	site := runtimetest.Fixture()
-	defer site.Close()
-	b, err := runtimetest.Browser()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), AllowedOrigins: []string{site.URL},
-		LookupEnv: func(name string) (string, bool) { return secret, name == "ASSERT_TOKEN" }})
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/asserts"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: *role("textbox", "Token"), Text: transport.FromEnv("ASSERT_TOKEN")}); err != nil {
-		t.Fatal(err)
-	}
+	rt := openAssertsWithSecret(t, secret)
 	a := assertTester{t, rt}
 	for _, c := range []struct {
 		r   transport.Assert
@@ -220,4 +228,23 @@ func TestNotFoundNamesTheNearElement(t *testing.T) {
 		transport.CodeElementNotFound, `no checkbox named "Remember" (one read); a checkbox named "Remember me" exists`)
 	a.fails(transport.Assert{Kind: transport.AssertTextContains, Value: "x", Target: role("region", "Users"), Wait: none},
 		transport.CodeElementNotFound, `no region named "Users" (one read); a table named "Users" exists`)
+}
+
+// TestAssertMessageNeverCutsASecret: a failed assertion quotes what it found clipped to 200
+// characters; a secret typed in the session that the cut would split is masked before the
+// cut (the runtime's scrub after it could not recognise a part of one).
+func TestAssertMessageNeverCutsASecret(t *testing.T) {
+	t.Parallel()
+	const secret = "tok-9f8e7d6c5b-a1b2c3d4"
+	rt := openAssertsWithSecret(t, secret)
+	// The page holds the secret where the 200-character cut falls (another field's value).
+	typed := strings.Repeat("x", 190) + secret
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: *role("textbox", "Nickname"), Text: transport.Literal(typed)}); err != nil {
+		t.Fatal(err)
+	}
+	oe := assertTester{t, rt}.fails(transport.Assert{Kind: transport.AssertValue, Value: "x", Target: role("textbox", "Nickname"), Wait: transport.WaitMode(transport.WaitNone)},
+		transport.CodeAssertionFailed, `value of textbox "Nickname" was not "x" on one read (value is "xxxx`)
+	if strings.Contains(oe.Message, secret[:10]) {
+		t.Errorf("the message holds a part of the secret: %s", oe.Message)
+	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
-	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
 
 // ConfigName is the run config file `run`, `validate` and `replay` look for (FindConfig).
@@ -81,11 +80,8 @@ func loadConfig(path string) (*Config, error) {
 		return nil, fail("", err.Error())
 	}
 	var c Config
-	if err := strictjson.Decode(data, &c); err != nil {
-		return nil, fromStrict(err)
-	}
-	if c.Version != FileVersion {
-		return nil, fail("version", fmt.Sprintf("unsupported version %d; this build reads version %d", c.Version, FileVersion))
+	if err := decodeVersioned(data, &c, &c.Version); err != nil {
+		return nil, err
 	}
 	base, err := checkFixture(c.Fixture)
 	if err != nil {
@@ -112,13 +108,7 @@ func loadConfig(path string) (*Config, error) {
 	}
 	if fx := c.Fixture; fx != nil && fx.Server != nil && fx.Server.Start != nil {
 		start := *fx.Server.Start
-		dir := dirOf(path)
-		switch {
-		case start.Cwd == "":
-			start.Cwd = dir
-		case !filepath.IsAbs(start.Cwd):
-			start.Cwd = filepath.Join(dir, start.Cwd)
-		}
+		start.Cwd = commandDir(&start, dirOf(path))
 		server := *fx.Server
 		server.Start = &start
 		c.Fixture = &Fixture{BaseURL: fx.BaseURL, Server: &server}

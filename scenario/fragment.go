@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
-	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
 
 // Fragment is a fragment file: operations a scenario includes with
@@ -146,12 +144,10 @@ func (x *expander) include(entry *Operation, path string, src source, prefix str
 		return "", nil, fail(path+".id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
 	}
 	path += ".include"
-	abs, display := entry.Include, entry.Include
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(src.dir, entry.Include)
+	abs, display := filepath.Clean(resolveIn(src.dir, entry.Include)), entry.Include
+	if !filepath.IsAbs(display) {
 		display = filepath.Join(filepath.Dir(src.display), entry.Include)
 	}
-	abs = filepath.Clean(abs)
 	for i, p := range x.chain {
 		if p == abs {
 			names := []string{}
@@ -192,11 +188,8 @@ func (x *expander) include(entry *Operation, path string, src source, prefix str
 // decodeFragment decodes and checks a fragment file's own fields (its operations are
 // checked with the scenario's, after expansion).
 func decodeFragment(data []byte, f *Fragment) error {
-	if err := strictjson.Decode(data, f); err != nil {
-		return fromStrict(err)
-	}
-	if f.Version != FileVersion {
-		return fail("version", fmt.Sprintf("unsupported version %d; this build reads version %d", f.Version, FileVersion))
+	if err := decodeVersioned(data, f, &f.Version); err != nil {
+		return err
 	}
 	if !transport.IDShaped(f.Fragment) {
 		return fail("fragment", "expected a name of 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-' (the default id prefix)")
@@ -205,23 +198,6 @@ func decodeFragment(data []byte, f *Fragment) error {
 		return fail("operations", "expected at least one operation")
 	}
 	return nil
-}
-
-// readBounded reads a fragment or config file (what names it in messages), refusing one
-// over the scenario file size limit.
-func readBounded(path, what string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil || !info.Mode().IsRegular() {
-		return nil, errors.New("cannot read the " + what)
-	}
-	if info.Size() > budgets.ScenarioFileSize {
-		return nil, fmt.Errorf("%s larger than %d bytes", what, budgets.ScenarioFileSize)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, errors.New("cannot read the " + what)
-	}
-	return data, nil
 }
 
 // inFragment places a refusal inside fragment display at the including entry's path:
@@ -281,6 +257,13 @@ func (op *Operation) where() string {
 		return ""
 	}
 	return " (from " + op.from[len(op.from)-1].file + ")"
+}
+
+// IsFragmentFile is IsFragment of the file at path, read within the scenario file size (a
+// larger file is not a fragment: loaded as a scenario, it is refused as too large).
+func IsFragmentFile(path string) bool {
+	data, err := readBounded(path, "file")
+	return err == nil && IsFragment(data)
 }
 
 // IsFragment says whether data looks like a fragment file (an object with "fragment" and no

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 
@@ -70,16 +69,9 @@ func Load(path string) (*Loaded, error) { return LoadWith(path, Overrides{}) }
 
 // LoadWith is Load with a run's overrides applied before validation.
 func LoadWith(path string, o Overrides) (*Loaded, error) {
-	info, err := os.Stat(path)
+	data, err := readBounded(path, "file")
 	if err != nil {
-		return nil, &ValidationError{File: path, Code: transport.CodeInvalidRequest, Message: "cannot read the file"}
-	}
-	if info.Size() > budgets.ScenarioFileSize {
-		return nil, &ValidationError{File: path, Code: transport.CodeInvalidRequest, Message: fmt.Sprintf("file larger than %d bytes", budgets.ScenarioFileSize)}
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, &ValidationError{File: path, Code: transport.CodeInvalidRequest, Message: "cannot read the file"}
+		return nil, &ValidationError{File: path, Code: transport.CodeInvalidRequest, Message: err.Error()}
 	}
 	l, err := parse(data, o, sourceOf(path))
 	if err != nil {
@@ -108,14 +100,11 @@ func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 		return nil, fail("", fmt.Sprintf("file larger than %d bytes", budgets.ScenarioFileSize))
 	}
 	var f File
-	if err := strictjson.Decode(data, &f); err != nil {
-		return nil, fromStrict(err)
+	if err := decodeVersioned(data, &f, &f.Version); err != nil {
+		return nil, err
 	}
 	o.Config.fill(&f)
 	o.apply(&f)
-	if f.Version != FileVersion {
-		return nil, fail("version", fmt.Sprintf("unsupported version %d; this build reads version %d", f.Version, FileVersion))
-	}
 	if !transport.ValidID(f.ID) {
 		return nil, fail("id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
 	}
@@ -158,6 +147,18 @@ func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 	}
 	sum := combinedDigest(sha256.Sum256(data), x.digests)
 	return &Loaded{File: &f, SHA256: hex.EncodeToString(sum[:]), Fragments: x.fragments, Origins: origins}, nil
+}
+
+// decodeVersioned decodes a scenario, fragment or config file strictly into v and checks
+// the version it says (*version, a field of v) is the one this build reads.
+func decodeVersioned(data []byte, v any, version *int) error {
+	if err := strictjson.Decode(data, v); err != nil {
+		return fromStrict(err)
+	}
+	if *version != FileVersion {
+		return fail("version", fmt.Sprintf("unsupported version %d; this build reads version %d", *version, FileVersion))
+	}
+	return nil
 }
 
 func fromStrict(err error) error {

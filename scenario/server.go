@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -108,18 +107,10 @@ func awaitDrained(p *process.Process) {
 // (like exec.Command), relative paths resolve against dir, and no shell is involved. Its
 // output goes to log and, bounded, to out (when not nil).
 func startCommand(c *Command, dir string, lookup func(string) (string, bool), log io.Writer, out *outputLog) (*process.Process, error) {
-	cwd := dir
-	if c.Cwd != "" {
-		cwd = c.Cwd
-		if !filepath.IsAbs(cwd) {
-			cwd = filepath.Join(dir, cwd)
-		}
-	}
+	cwd := commandDir(c, dir)
 	prog := c.Command
 	if strings.ContainsRune(prog, '/') {
-		if !filepath.IsAbs(prog) {
-			prog = filepath.Join(cwd, prog)
-		}
+		prog = resolveIn(cwd, prog)
 	} else {
 		p, err := exec.LookPath(prog)
 		if err != nil {

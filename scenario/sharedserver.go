@@ -48,13 +48,7 @@ func serverKey(l *Loaded) string {
 		return ""
 	}
 	s := f.Server
-	cwd := l.Dir
-	if s.Start.Cwd != "" {
-		cwd = s.Start.Cwd
-		if !filepath.IsAbs(cwd) {
-			cwd = filepath.Join(l.Dir, cwd)
-		}
-	}
+	cwd := commandDir(s.Start, l.Dir) // as startCommand resolves it
 	r := s.Readiness
 	if r.ExpectedStatus == 0 {
 		r.ExpectedStatus = 200

@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -19,10 +18,7 @@ func resolveUploads(fr *fileRequest, dir, path string) error {
 		return nil
 	}
 	for j, f := range a.Files {
-		p := f
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
+		p := resolveIn(dir, f)
 		if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() {
 			return fail(path+"["+strconv.Itoa(j)+"]", "no such regular file: "+quote(p)+" (relative paths resolve against the directory of the file that names them)")
 		}

@@ -60,7 +60,7 @@ func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol po
 			return nil, w.cdpFailure(transport.OpAssert, transport.NotAttempted, err)
 		}
 		if r.Wait == transport.WaitNone || ctx.Err() != nil {
-			return nil, assertEnded(r, last, missing, within)
+			return nil, assertEnded(r, last, missing, within, w.clipScrubbed)
 		}
 		select {
 		case <-time.After(budgets.AssertPoll):
@@ -68,18 +68,18 @@ func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol po
 			if err := ctx.Err(); errors.Is(err, context.Canceled) {
 				return nil, w.cdpFailure(transport.OpAssert, transport.NotAttempted, err)
 			}
-			return nil, assertEnded(r, last, missing, within)
+			return nil, assertEnded(r, last, missing, within, w.clipScrubbed)
 		}
 	}
 }
 
 // assertEnded is the failure when the wait ended: the target or cell never found, else the
 // fact that did not hold.
-func assertEnded(r *transport.Assert, last facts, missing *notYet, budget time.Duration) error {
+func assertEnded(r *transport.Assert, last facts, missing *notYet, budget time.Duration, clip func(string, int) string) error {
 	if missing != nil {
 		return missing.after(transport.OpAssert, assertBudget(r, budget))
 	}
-	return assertionFailed(r, last, budget)
+	return assertionFailed(r, last, budget, clip)
 }
 
 // assertBudget names the budget an assertion waited within, and its value ("" for one read).
@@ -152,17 +152,18 @@ func holds(kind, want string, f facts) bool {
 
 // assertionFailed says what was expected and what was found, within which budget. It names
 // the actual URL's origin and path (never its query or fragment), the title, the status, the
-// page class, a count, a checkbox's state, and clipped, the text of the element or cell or
-// the field's value it compared against (a value is never read from a password field or a
-// field holding a secret, and the runtime scrubs the session's secrets from every message).
+// page class, a count, a checkbox's state, and clipped by clip (Worker.clipScrubbed: a cut
+// never splits a typed secret), the text of the element or cell or the field's value it
+// compared against (a value is never read from a password field or a field holding a
+// secret, and the runtime scrubs the session's secrets from every message).
 // Of the whole page it says only how much text it searched: quoting it would be page text
 // nobody named.
-func assertionFailed(r *transport.Assert, last facts, budget time.Duration) error {
+func assertionFailed(r *transport.Assert, last facts, budget time.Duration, clip func(string, int) string) error {
 	within := "on one read"
 	if b := assertBudget(r, budget); b != "" {
 		within = "within " + b
 	}
-	found := func(s string) string { return quote(transport.ClipChars(s, budgets.QuotedFoundChars)) }
+	found := func(s string) string { return quote(clip(s, budgets.QuotedFoundChars)) }
 	sc := last.scoped
 	var msg string
 	switch {
@@ -175,9 +176,9 @@ func assertionFailed(r *transport.Assert, last facts, budget time.Duration) erro
 	case r.Kind == transport.AssertOrigin:
 		msg = "origin did not equal " + quote(r.Value) + " " + within + " (page origin " + quote(policy.OriginOf(last.URL)) + ")"
 	case r.Kind == transport.AssertTitle:
-		msg = "title did not equal " + quote(r.Value) + " " + within + " (title is " + quote(transport.ClipChars(last.Title, budgets.QuotedTitleChars)) + ")"
+		msg = "title did not equal " + quote(r.Value) + " " + within + " (title is " + quote(clip(last.Title, budgets.QuotedTitleChars)) + ")"
 	case r.Kind == transport.AssertTitleContains:
-		msg = "title did not contain " + quote(r.Value) + " " + within + " (title is " + quote(transport.ClipChars(last.Title, budgets.QuotedTitleChars)) + ")"
+		msg = "title did not contain " + quote(r.Value) + " " + within + " (title is " + quote(clip(last.Title, budgets.QuotedTitleChars)) + ")"
 	case r.Kind == transport.AssertStatus:
 		msg = "status was not " + r.Value + " " + within + " (status " + strconv.Itoa(last.Status) + ")"
 	case r.Kind == transport.AssertPageClass:

@@ -87,21 +87,27 @@ func (w *Worker) answerDialog(c *cdp.Client, t *tab, ev *page.JavascriptDialogOp
 	}
 }
 
-// dialogMessage bounds a dialog's message. The runtime scrubs every result, but a cut could
-// split a secret it would then not recognise, so a message that will be cut is scrubbed of
-// the secrets typed in this session first.
+// dialogMessage bounds a dialog's message (clipScrubbed: a cut must not split a secret).
 func (w *Worker) dialogMessage(msg string) string {
-	if utf8.RuneCountInString(msg) <= budgets.DialogMessageChars {
-		return msg
+	return w.clipScrubbed(msg, budgets.DialogMessageChars)
+}
+
+// clipScrubbed clips page text a result or message quotes to n characters. The runtime
+// scrubs every result and message, but a cut could split a secret it would then not
+// recognise, so a text that will be cut is scrubbed of the secrets typed in this session
+// first.
+func (w *Worker) clipScrubbed(text string, n int) string {
+	if utf8.RuneCountInString(text) <= n {
+		return text
 	}
 	if typed := w.typedSecrets(); len(typed) > 0 {
 		set := secrets.New()
 		for _, s := range typed {
 			_ = set.Add(s) // the runtime accepted each already
 		}
-		msg = set.Scrub(msg)
+		text = set.Scrub(text)
 	}
-	return transport.ClipChars(msg, budgets.DialogMessageChars)
+	return transport.ClipChars(text, n)
 }
 
 // acceptDialogs makes the dialogs tab t opens accepted until the returned func is called (an

@@ -55,6 +55,5 @@ func notScenario(p string) bool {
 	if filepath.Base(p) == scenario.ConfigName {
 		return true
 	}
-	data, err := os.ReadFile(p)
-	return err == nil && scenario.IsFragment(data)
+	return scenario.IsFragmentFile(p)
 }

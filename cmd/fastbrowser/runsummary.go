@@ -48,15 +48,11 @@ func newRunSummary(rep *scenario.Report, reportPath string) runSummary {
 		default:
 			sum.Errored = append(sum.Errored, s.ID)
 		}
-		// A failure is an operation's verdict; an error or interruption is the scenario's,
-		// its failing operation standing in when it recorded none (as junit.xml does).
+		// The error junit.xml names too: a failure's operation, an error's own (Cause).
 		f := scenarioFail{Scenario: s.ID, Status: s.Status}
-		e := s.Error
-		for k := range s.Operations {
-			if op := &s.Operations[k]; op.Error != nil && (e == nil || s.Status == scenario.StatusFailed) {
-				f.Operation, e = &op.Index, op.Error
-				break
-			}
+		op, e := s.Cause()
+		if op != nil {
+			f.Operation = &op.Index
 		}
 		if e != nil {
 			f.Code, f.Message = e.Code, e.Message

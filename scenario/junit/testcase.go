@@ -30,13 +30,13 @@ func testCaseOf(s *scenario.ScenarioReport) testCase {
 		}
 	case scenario.StatusFailed:
 		// A failure is an operation's verdict; the scenario error is the fallback for a
-		// report that recorded the failure only there.
-		tc.Failure = problemOf(s, opError(s), s.Error)
+		// report that recorded the failure only there (ScenarioReport.Cause).
+		tc.Failure = problemOf(s)
 		tc.RerunFailures, tc.RerunErrors = reruns(s)
 	default:
 		// An error or interruption is the scenario's; the failing operation's error says
-		// more only when the scenario recorded none.
-		tc.Error = problemOf(s, s.Error, opError(s))
+		// more only when the scenario recorded none (ScenarioReport.Cause).
+		tc.Error = problemOf(s)
 		tc.RerunFailures, tc.RerunErrors = reruns(s)
 	}
 	return tc
@@ -52,11 +52,7 @@ func reruns(s *scenario.ScenarioReport) (failures, errs []rerun) {
 		if a.Operation != nil {
 			as.Operations = []scenario.OperationReport{*a.Operation}
 		}
-		first, second := opError(as), a.Error
-		if a.Status != scenario.StatusFailed {
-			first, second = second, first
-		}
-		p := problemOf(as, first, second)
+		p := problemOf(as)
 		r := rerun{Message: xmlText(fmt.Sprintf("attempt %d: %s", a.Attempt, p.Message)), Type: p.Type, StackTrace: p.Body,
 			SystemOut: textBlock(xmlText(systemOut(as)))}
 		if a.Status == scenario.StatusFailed {
@@ -68,13 +64,10 @@ func reruns(s *scenario.ScenarioReport) (failures, errs []rerun) {
 	return failures, errs
 }
 
-// problemOf builds <failure>/<error> from the first non-nil error, falling back to the bare
-// status when the report recorded no error at all.
-func problemOf(s *scenario.ScenarioReport, first, second *transport.OperationError) *problem {
-	e := first
-	if e == nil {
-		e = second
-	}
+// problemOf builds <failure>/<error> from the scenario's cause (ScenarioReport.Cause),
+// falling back to the bare status when the report recorded no error at all.
+func problemOf(s *scenario.ScenarioReport) *problem {
+	_, e := s.Cause()
 	p := &problem{Message: s.Status, Type: s.Status, Body: textBlock(xmlText(detail(s)))}
 	if e != nil {
 		p.Message, p.Type = headline(e), string(e.Code)
@@ -93,14 +86,4 @@ func headline(e *transport.OperationError) string {
 		return string(e.Code)
 	}
 	return string(e.Code) + ": " + e.Message
-}
-
-// opError is the error of the first failing operation, if any.
-func opError(s *scenario.ScenarioReport) *transport.OperationError {
-	for i := range s.Operations {
-		if s.Operations[i].Error != nil {
-			return s.Operations[i].Error
-		}
-	}
-	return nil
 }
