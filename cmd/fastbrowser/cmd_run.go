@@ -63,13 +63,13 @@ func runCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			// The config is found from the first file given, before sharding, so every shard
-			// of a run uses the same one.
-			cfg, err := runConfig(c, files[0])
+			// The config is found from the first FILE|DIR given, before sharding, so every
+			// shard of a run uses the same one.
+			cfg, cfgErr := runConfig(c, c.Args().First())
 			var loaded []*scenario.Loaded
 			var errs []error
-			if err != nil {
-				errs = []error{err}
+			if cfgErr != nil {
+				errs = []error{cfgErr}
 			} else {
 				over.Config = cfg
 				loaded, errs = scenario.LoadAll(sh.Pick(files), over)
@@ -85,6 +85,9 @@ func runCommand(st *state) *cli.Command {
 				}
 				for _, e := range errs {
 					fmt.Fprintln(st.stderr, e)
+				}
+				if cfgErr != nil {
+					return exitWith(exitInvalid, "the run config is invalid; nothing ran")
 				}
 				return exitWith(exitInvalid, "%d invalid scenario file(s); nothing ran", len(errs))
 			}

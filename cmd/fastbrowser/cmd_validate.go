@@ -19,7 +19,7 @@ func validateCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
-			cfg, err := runConfig(c, files[0])
+			cfg, err := runConfig(c, c.Args().First())
 			if err != nil {
 				fmt.Fprintln(st.stderr, err)
 				return exitWith(exitInvalid, "")

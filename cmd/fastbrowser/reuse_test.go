@@ -113,12 +113,16 @@ func TestRunConfigDiscovery(t *testing.T) {
 		"repo/e2e/suite/a.json":    scen("cfg-a"),
 		"repo/e2e/suite/b.json":    scen("cfg-b"),
 		"repo/other/two-jobs.json": strings.Replace(cfg, `"jobs": 1`, `"jobs": 2`, 1),
+		// A subdirectory's own config, whose scenario sorts first: the run of the suite
+		// directory still uses the config found from that directory.
+		"repo/e2e/suite/0sub/fastbrowser.json": strings.Replace(cfg, `"jobs": 1`, `"jobs": 2`, 1),
+		"repo/e2e/suite/0sub/z.json":           scen("cfg-z"),
 	})
 	out := filepath.Join(root, "out")
 	suite := filepath.Join(repo, "e2e", "suite")
 	res := runCLI(t, nil, "run", "--out", out, suite)
 	if res.code != 0 || !strings.Contains(res.stdout, "config: "+filepath.Join(repo, "fastbrowser.json")+"\n") ||
-		!strings.Contains(res.stdout, "running 2 scenarios, up to 1 at a time") {
+		!strings.Contains(res.stdout, "running 3 scenarios, up to 1 at a time") {
 		t.Fatalf("discovered config: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 	res = runCLI(t, nil, "run", "--out", out, suite, "--jobs", "2")
@@ -156,6 +160,12 @@ func TestConfigRefusedExit2(t *testing.T) {
 	res = runCLI(t, nil, "run", "--json", "--out", filepath.Join(dir, "out"), filepath.Join(dir, "good.json"))
 	if res.code != 2 || !strings.Contains(res.stdout, `"file":"`+cfg+`","path":"retries"`) {
 		t.Fatalf("run --json: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	// Without --json the refusal says it is the config, not "1 invalid scenario file(s)".
+	res = runCLI(t, nil, "run", "--out", filepath.Join(dir, "out"), filepath.Join(dir, "good.json"))
+	if res.code != 2 || !strings.Contains(res.stderr, cfg+": retries: expected 0 to 5") ||
+		!strings.Contains(res.stderr, "the run config is invalid; nothing ran") || strings.Contains(res.stderr, "invalid scenario file") {
+		t.Fatalf("run: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 	// Found next to the file, the config's fixture makes a relative URL valid.
 	res = runCLI(t, nil, "validate", filepath.Join(dir, "ok", "rel.json"))
