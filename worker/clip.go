@@ -1,8 +1,6 @@
 package worker
 
 import (
-	"unicode/utf8"
-
 	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -39,12 +37,44 @@ func (w *Worker) scrubSlack() int {
 }
 
 // clipScrubbed bounds page text a result or message quotes to n characters, marking a cut
-// with "…" (transport.ClipChars), after masking the typed secrets in a text that will be cut.
+// with "…" as transport.ClipChars does, after masking the typed secrets in it: the first n
+// characters of the text scrubbed. It scrubs a head of the text (secrets.Set.ScrubHead,
+// which masks a secret straddling its end whole and reads only a secret's length past it),
+// twice as long each time a mask shorter than its secret leaves it under n characters, so a
+// console message of megabytes costs about as much as its first n characters.
 func (w *Worker) clipScrubbed(text string, n int) string {
-	if utf8.RuneCountInString(text) <= n {
+	if _, cut := charsEnd(text, n); !cut {
 		return text
 	}
-	return transport.ClipChars(w.scrubTyped(text), n)
+	w.mu.Lock()
+	set := w.typedSet
+	w.mu.Unlock()
+	if set == nil {
+		return transport.ClipChars(text, n)
+	}
+	for limit := n; ; limit *= 2 {
+		end, cut := charsEnd(text, limit)
+		head := set.ScrubHead(text, end) // all of text, scrubbed, when !cut
+		if c := transport.ClipChars(head, n); c != head || !cut {
+			return c
+		}
+	}
+}
+
+// charsEnd is the byte offset after s's first n characters, and whether more follow. It
+// walks only as far as the cut.
+func charsEnd(s string, n int) (int, bool) {
+	if len(s) <= n {
+		return len(s), false
+	}
+	count := 0
+	for i := range s {
+		if count == n {
+			return i, true
+		}
+		count++
+	}
+	return len(s), false
 }
 
 // cutScrubbed bounds page text to n UTF-16 units, as the page's own String.slice counts
