@@ -109,6 +109,10 @@ const (
 	ListTabsMax      = 32        // tabs a listTabs result carries (scenario indexes are 0–31)
 	ScenarioFileSize = 1 << 20   // one scenario file
 	ScenarioOps      = 1000      // operations in one scenario file
+
+	// FieldValueChars bounds the field value one value assertion reads in the page; a longer
+	// one is cut (and said to be), and cannot equal an asserted value (AssertValueChars).
+	FieldValueChars = 20000
 )
 
 // Observation (outline) limits: a request may ask for less or more, up to the ceiling.

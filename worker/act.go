@@ -348,5 +348,6 @@ func (w *Worker) rememberSecret(t *tab, k outline.NodeKey, text string) {
 	}
 	if len(w.secrets) < 64 && text != "" {
 		w.secrets = append(w.secrets, text)
+		w.rememberTyped(text)
 	}
 }

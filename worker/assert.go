@@ -113,7 +113,9 @@ func (w *Worker) readFacts(ctx context.Context, t *tab, r *transport.Assert, pol
 	}
 	switch r.Kind {
 	case transport.AssertTextContains:
-		return f, w.evaluate(ctx, t, readScript, &f.pageText)
+		pt, err := w.readPage(ctx, t)
+		f.pageText = pt
+		return f, err
 	case transport.AssertPageClass:
 		res, err := w.observe(ctx, t, &transport.Observe{}, pol)
 		if err != nil {
@@ -184,7 +186,11 @@ func assertionFailed(r *transport.Assert, last facts, budget time.Duration, clip
 	case r.Kind == transport.AssertPageClass:
 		msg = "page class was not " + quote(r.Value) + " " + within + " (page class " + quote(last.PageClass) + ")"
 	case r.Kind == transport.AssertValue:
-		msg = "value of " + sc.what + " was not " + quote(r.Value) + " " + within + " (value is " + found(sc.value) + ")"
+		msg = "value of " + sc.what + " was not " + quote(r.Value) + " " + within + " (value is " + found(sc.value)
+		if sc.truncated {
+			msg += "; only its first " + strconv.Itoa(budgets.FieldValueChars) + " characters were read"
+		}
+		msg += ")"
 	case r.Kind == transport.AssertChecked:
 		state := map[string]string{"true": "checked", "false": "unchecked"}
 		msg = sc.what + " was not " + state[r.Value] + " " + within + " (it is " + state[sc.value] + ")"

@@ -30,24 +30,34 @@ var cellFn = "function (rowKey, column, maxRows, maxChars) { return (" + assertC
 var elementTextFn = "function (maxChars) { return (" + visibleTextJS + ")(maxChars, this); }"
 
 // fieldValueFn reads a form field's value, but never a password field's: that one answers
-// only that it is one.
-const fieldValueFn = `function () {
+// only that it is one. The value (and a select's label) is bounded in the page to maxChars
+// (budgets.FieldValueChars) UTF-16 units, never splitting a pair, and says it was cut.
+const fieldValueFn = `function (maxChars) {
+  let cut = false;
+  const bound = (v) => {
+    v = String(v);
+    if (v.length <= maxChars) return v;
+    cut = true;
+    const end = /[\uD800-\uDBFF]/.test(v[maxChars - 1]) ? maxChars - 1 : maxChars;
+    return v.slice(0, end);
+  };
   const tag = this.tagName ? this.tagName.toLowerCase() : '';
   const type = (this.getAttribute && this.getAttribute('type') || '').toLowerCase();
   if (tag === 'input' && type === 'password') return {password: true};
   if (tag === 'select') {
     const o = this.selectedOptions;
-    return {field: true, value: this.value, label: o && o.length ? o[0].label.trim() : ''};
+    const value = bound(this.value), label = bound(o && o.length ? o[0].label.trim() : '');
+    return {field: true, value, label, cut};
   }
-  if (tag === 'input' || tag === 'textarea') return {field: true, value: this.value};
-  if (this.isContentEditable) return {field: true, value: this.innerText};
+  if (tag === 'input' || tag === 'textarea') { const value = bound(this.value); return {field: true, value, cut}; }
+  if (this.isContentEditable) { const value = bound(this.innerText); return {field: true, value, cut}; }
   return {field: false};
 }`
 
 // scoped is one look at what a scoped assertion compares.
 type scoped struct {
 	text      string // textContains: the element's or the cell's visible text
-	truncated bool
+	truncated bool   // text, or a field's value, was cut to its budget
 	value     string // value, checked ("true"/"false"), count (decimal)
 	label     string // value of a select: the chosen option's label, which also matches
 	what      string // what was looked at, for messages: `button "Save"`, `cell (row "alice", column "Role")`
@@ -64,7 +74,7 @@ func (w *Worker) readScoped(ctx context.Context, t *tab, r *transport.Assert) (s
 			return scoped{}, err
 		}
 		exact := r.Target.Exact == nil || *r.Target.Exact
-		m := outline.Lookup(frames, r.Target.Role, r.Target.Name, exact, false)
+		m := outline.Lookup(frames, r.Target.Role, r.Target.Name, exact, false, w.clipScrubbed)
 		return scoped{value: strconv.Itoa(len(m.Found)), what: fmt.Sprintf("%s named %q", r.Target.Role, r.Target.Name)}, nil
 	}
 	el, err := w.locateAny(ctx, t, *r.Target, false)
@@ -108,9 +118,10 @@ func (w *Worker) readValue(ctx context.Context, t *tab, el *element, s scoped) (
 		Field    bool   `json:"field"`
 		Value    string `json:"value"`
 		Label    string `json:"label"`
+		Cut      bool   `json:"cut"`
 	}
 	if !secret && el.Role != "password" {
-		if err := w.call(ctx, t, el, fieldValueFn, &v); err != nil {
+		if err := w.call(ctx, t, el, fieldValueFn, &v, budgets.FieldValueChars); err != nil {
 			return scoped{}, err
 		}
 	}
@@ -122,7 +133,7 @@ func (w *Worker) readValue(ctx context.Context, t *tab, el *element, s scoped) (
 	case !v.Field:
 		return scoped{}, actError(transport.CodeElementNotActionable, "%s is not a form field (input, textarea, select or editable element)", s.what)
 	}
-	s.value, s.label = v.Value, v.Label
+	s.value, s.label, s.truncated = v.Value, v.Label, v.Cut
 	return s, nil
 }
 

@@ -23,6 +23,8 @@ import (
 // console messages are counted, and of the network only what went wrong (failed, blocked,
 // HTTP error) with the origin of its URL.
 type diagnostics struct {
+	// clip bounds a console message (Worker.clipScrubbed: a cut never splits a typed secret).
+	clip     func(text string, n int) string
 	mu       sync.Mutex
 	console  tally[transport.ConsoleEntry]
 	network  tally[transport.NetworkEntry]
@@ -31,8 +33,8 @@ type diagnostics struct {
 
 type requestSeen struct{ method, origin string }
 
-func newDiagnostics() *diagnostics {
-	return &diagnostics{
+func newDiagnostics(clip func(text string, n int) string) *diagnostics {
+	return &diagnostics{clip: clip,
 		console:  tally[transport.ConsoleEntry]{at: map[string]int{}, limit: budgets.ConsoleEntries},
 		network:  tally[transport.NetworkEntry]{at: map[string]int{}, limit: budgets.NetworkEntries},
 		requests: map[network.RequestID]requestSeen{}}
@@ -65,7 +67,7 @@ func (t *tally[E]) add(key string, e E, count func(*E) *int) {
 func (t *tally[E]) copied() []E { return append([]E{}, t.entries...) }
 
 func (d *diagnostics) addConsole(level, msg string) {
-	msg = transport.ClipChars(msg, budgets.ConsoleMessageChars)
+	msg = d.clip(msg, budgets.ConsoleMessageChars)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.console.add(level+"\x00"+msg, transport.ConsoleEntry{Level: level, Message: msg, Count: 1},

@@ -3,14 +3,12 @@ package worker
 import (
 	"context"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/target"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -90,24 +88,6 @@ func (w *Worker) answerDialog(c *cdp.Client, t *tab, ev *page.JavascriptDialogOp
 // dialogMessage bounds a dialog's message (clipScrubbed: a cut must not split a secret).
 func (w *Worker) dialogMessage(msg string) string {
 	return w.clipScrubbed(msg, budgets.DialogMessageChars)
-}
-
-// clipScrubbed clips page text a result or message quotes to n characters. The runtime
-// scrubs every result and message, but a cut could split a secret it would then not
-// recognise, so a text that will be cut is scrubbed of the secrets typed in this session
-// first.
-func (w *Worker) clipScrubbed(text string, n int) string {
-	if utf8.RuneCountInString(text) <= n {
-		return text
-	}
-	if typed := w.typedSecrets(); len(typed) > 0 {
-		set := secrets.New()
-		for _, s := range typed {
-			_ = set.Add(s) // the runtime accepted each already
-		}
-		text = set.Scrub(text)
-	}
-	return transport.ClipChars(text, n)
 }
 
 // acceptDialogs makes the dialogs tab t opens accepted until the returned func is called (an

@@ -64,7 +64,7 @@ func (w *Worker) locateAny(ctx context.Context, t *tab, tg transport.Target, act
 			return nil, w.cdpFailure(transport.OpAct, transport.NotAttempted, err)
 		}
 		exact := tg.Exact == nil || *tg.Exact
-		m := outline.Lookup(frames, tg.Role, tg.Name, exact, actionable)
+		m := outline.Lookup(frames, tg.Role, tg.Name, exact, actionable, w.clipScrubbed)
 		switch len(m.Found) {
 		case 0:
 			return nil, &notYet{code: transport.CodeElementNotFound, msg: fmt.Sprintf("no %s named %q", tg.Role, tg.Name), hint: nearHint(m.Near), appeared: true}

@@ -46,7 +46,7 @@ func (w *Worker) observe(ctx context.Context, t *tab, r *transport.Observe, _ po
 	status := t.status
 	t.mu.Unlock()
 	out := outline.Build(frames, outline.Options{MaxNodes: maxNodes, MaxDepth: maxDepth, MaxTextChars: maxText,
-		PageURL: info.URL, RefFor: func(k outline.NodeKey) string {
+		PageURL: info.URL, Clip: w.clipScrubbed, RefFor: func(k outline.NodeKey) string {
 			t.mu.Lock()
 			defer t.mu.Unlock()
 			return refs.refFor(k, &w.refSeq)

@@ -14,7 +14,11 @@ import (
 var visibleTextJS string
 
 // readScript is visible_text.js applied to the read budget.
-var readScript = "(" + visibleTextJS + ")(" + strconv.Itoa(budgets.ReadTextChars) + ")"
+var readScript = readScriptFor(budgets.ReadTextChars)
+
+func readScriptFor(maxChars int) string {
+	return "(" + visibleTextJS + ")(" + strconv.Itoa(maxChars) + ")"
+}
 
 type pageText struct {
 	URL       string `json:"url"`
@@ -23,10 +27,23 @@ type pageText struct {
 	Truncated bool   `json:"truncated"`
 }
 
+// readPage reads the page's visible text within the read budget. Once a secret was typed
+// the page gives scrubSlack more, and the text is cut to the budget here, after the secret is
+// masked (cutScrubbed): a secret straddling the budget's end is masked whole.
 func (w *Worker) readPage(ctx context.Context, t *tab) (pageText, error) {
 	var pt pageText
-	err := w.evaluate(ctx, t, readScript, &pt)
-	return pt, err
+	slack := w.scrubSlack()
+	script := readScript
+	if slack > 0 {
+		script = readScriptFor(budgets.ReadTextChars + slack)
+	}
+	if err := w.evaluate(ctx, t, script, &pt); err != nil {
+		return pt, err
+	}
+	var cut bool
+	pt.Text, cut = w.cutScrubbed(pt.Text, budgets.ReadTextChars)
+	pt.Truncated = pt.Truncated || cut
+	return pt, nil
 }
 
 var _ = handlesTab((*Worker).read)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
+	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -69,7 +70,8 @@ type Worker struct {
 	popups   popupQueue
 	egress   egress
 	dialogs  dialogs
-	secrets  []string // secret texts typed this session, masked in screenshots; memory only
+	secrets  []string     // secret texts typed this session, masked in screenshots; memory only
+	typedSet *secrets.Set // the same texts in every spelling, masked before any cut (clip.go)
 	life     browserLife
 
 	// refSeq numbers outline refs across every tab and document (refs.go).
@@ -220,7 +222,7 @@ func (w *Worker) attachThen(ctx context.Context, id target.ID, ready func()) (*t
 	if err := c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true)); err != nil {
 		return fail(err)
 	}
-	t.diag = newDiagnostics()
+	t.diag = newDiagnostics(w.clipScrubbed)
 	if err := watchDiagnostics(life, c, t.diag); err != nil {
 		return fail(err)
 	}

@@ -84,3 +84,26 @@ func render(dst []byte, text string, spans []span, continued bool) []byte {
 	}
 	return append(dst, text[at:]...)
 }
+
+// ScrubHead returns the first end bytes of text (end at a character boundary) with every
+// occurrence of a form that begins before end masked whole: one that straddles end becomes
+// a Mask the result ends with. It looks only Longest bytes past end, so cutting a long
+// text (a console message of megabytes) costs no more than its head; a secret at the cut
+// leaves no part of itself, which Scrub on the cut text could not recognise.
+func (s *Set) ScrubHead(text string, end int) string {
+	if end >= len(text) {
+		return s.Scrub(text)
+	}
+	t := s.snapshot()
+	head := text[:min(len(text), end+t.maxLen)]
+	var keep []span
+	for _, sp := range t.find(head) {
+		if sp.start < end {
+			keep = append(keep, sp)
+		}
+	}
+	if len(keep) == 0 {
+		return text[:end]
+	}
+	return string(render(nil, head[:max(end, keep[len(keep)-1].end)], keep, false))
+}

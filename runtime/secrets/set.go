@@ -86,6 +86,14 @@ func (s *Set) Len() int {
 	return len(s.values)
 }
 
+// Longest is the length in bytes of the longest registered form (0 when none). A text that
+// will be cut is read this much past its bound, so a secret at the cut is whole, and so
+// masked, before the cut is made: a byte count is never less than the same text's count of
+// characters or of UTF-16 units.
+func (s *Set) Longest() int {
+	return s.snapshot().maxLen
+}
+
 // snapshot returns the current forms; callers must not modify it.
 func (s *Set) snapshot() *table {
 	return s.tab.Load()

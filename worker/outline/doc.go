@@ -49,7 +49,9 @@
 // are dropped and the outline goes on), MaxTextChars the characters of names, texts,
 // selected labels and option labels. A node that does not fit in the node or text budget
 // ends the outline; no node is emitted in part. Each name, text and label is cut to 200
-// characters, the last being "…". Either budget reached sets Truncated.
+// characters, the last being "…", by Options.Clip (Lookup's clip for the names it finds):
+// the worker's masks the session's typed secrets first, so no cut splits one. Either budget
+// reached sets Truncated.
 //
 // # Refs
 //

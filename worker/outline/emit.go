@@ -31,14 +31,14 @@ func (e *emitter) emit(ns []*node, depth int) []transport.OutlineNode {
 	var out []transport.OutlineNode
 	for _, n := range ns {
 		o := transport.OutlineNode{
-			Role: n.role, Name: cut(n.name), Text: cut(n.text), Level: n.level, Checked: n.checked,
-			Selected: cut(n.selected), Href: n.href, Disabled: n.disabled, Required: n.required, More: n.more,
+			Role: n.role, Name: cut(n.name, e.opts.Clip), Text: cut(n.text, e.opts.Clip), Level: n.level, Checked: n.checked,
+			Selected: cut(n.selected, e.opts.Clip), Href: n.href, Disabled: n.disabled, Required: n.required, More: n.more,
 		}
 		cost := chars(o.Name) + chars(o.Text) + chars(o.Selected)
 		if len(n.options) > 0 {
 			o.Options = make([]string, len(n.options))
 			for i, opt := range n.options {
-				o.Options[i] = cut(opt)
+				o.Options[i] = cut(opt, e.opts.Clip)
 				cost += chars(o.Options[i])
 			}
 		}

@@ -8,7 +8,7 @@ import "strings"
 // and white space folded. The role is the outline's; "textbox" also finds password fields
 // and "button" file inputs. An empty role matches every actionable element.
 func Find(frames []Frame, role, name string, exact bool) []Element {
-	return Lookup(frames, role, name, exact, true).Found
+	return Lookup(frames, role, name, exact, true, nil).Found
 }
 
 // Match is what one look for a role and a name found: the elements that match and, when
@@ -25,7 +25,9 @@ type Match struct {
 // not-found message: the same name under another role, then the same role with a name
 // equal ignoring case, then the same role with a name containing the wanted one or
 // contained in it (ignoring case), then another role with a name equal ignoring case.
-func Lookup(frames []Frame, role, name string, exact, actionable bool) Match {
+// Names longer than budgets.OutlineNameChars are cut with clip (as Options.Clip): they are
+// quoted in results and messages.
+func Lookup(frames []Frame, role, name string, exact, actionable bool, clip Clip) Match {
 	want := strings.TrimSpace(name)
 	if !exact {
 		want = strings.ToLower(fold(name))
@@ -40,7 +42,7 @@ func Lookup(frames []Frame, role, name string, exact, actionable bool) Match {
 		}
 		sameRole := roleMatches(role, n.role)
 		if sameRole && nameMatches(want, n.name, exact) {
-			m.Found = append(m.Found, elementOf(n))
+			m.Found = append(m.Found, elementOf(n, clip))
 			return
 		}
 		if len(m.Found) > 0 || n.name == "" || nearRank == 1 {
@@ -59,7 +61,7 @@ func Lookup(frames []Frame, role, name string, exact, actionable bool) Match {
 			rank = 4
 		}
 		if rank > 0 && (nearRank == 0 || rank < nearRank) {
-			e := elementOf(n)
+			e := elementOf(n, clip)
 			m.Near, nearRank = &e, rank
 		}
 	})
@@ -69,8 +71,8 @@ func Lookup(frames []Frame, role, name string, exact, actionable bool) Match {
 	return m
 }
 
-func elementOf(n *node) Element {
-	return Element{Backend: n.backend, Session: n.session, Role: n.role, Name: cut(n.name), Disabled: n.disabled}
+func elementOf(n *node, clip Clip) Element {
+	return Element{Backend: n.backend, Session: n.session, Role: n.role, Name: cut(n.name, clip), Disabled: n.disabled}
 }
 
 // eachNode visits every node the frames convert to, in document order, regardless of
@@ -123,7 +125,8 @@ func Redactable(frames []Frame, role, name, label string) []Element {
 	var out []Element
 	eachNode(frames, func(n *node) {
 		if n.action && roleMatches(role, n.role) && same(name, n.name) && (label == "" || fieldRoles[n.role] && same(label, n.name)) {
-			out = append(out, Element{Backend: n.backend, Session: n.session, Role: n.role, Name: cut(n.name)})
+			// The name is never quoted: masking needs only the node.
+			out = append(out, Element{Backend: n.backend, Session: n.session, Role: n.role, Name: cut(n.name, nil)})
 		}
 	})
 	return out

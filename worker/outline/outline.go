@@ -42,6 +42,10 @@ type Options struct {
 	// RefFor returns the worker's stable ref for an element. Build calls it once for each
 	// element that gets a ref, in output order. Nil numbers them e1, e2, … in output order.
 	RefFor func(NodeKey) string
+
+	// Clip cuts a name, text or option label longer than budgets.OutlineNameChars (nil:
+	// transport.ClipChars); the worker's masks the session's typed secrets first.
+	Clip Clip
 }
 
 // NodeKey names one DOM node of a tab: its session (Frame.Session) and backend node id.

@@ -28,12 +28,21 @@ func fold(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// cut bounds s to budgets.OutlineNameChars characters, "…" included, never splitting a character.
-func cut(s string) string {
+// Clip bounds a text to n characters, marking a cut with "…". The worker passes one that
+// masks the secrets typed in the session before it cuts (a cut secret could not be
+// recognised by the runtime's scrub); nil is transport.ClipChars.
+type Clip func(text string, n int) string
+
+// cut bounds s to budgets.OutlineNameChars characters, "…" included, never splitting a
+// character, with clip (nil: transport.ClipChars).
+func cut(s string, clip Clip) string {
 	if len(s) <= budgets.OutlineNameChars || utf8.RuneCountInString(s) <= budgets.OutlineNameChars {
 		return s
 	}
-	return transport.ClipChars(s, budgets.OutlineNameChars-1)
+	if clip == nil {
+		clip = transport.ClipChars
+	}
+	return clip(s, budgets.OutlineNameChars-1)
 }
 
 func chars(s string) int { return utf8.RuneCountInString(s) }
