@@ -124,6 +124,7 @@ func (c *RunConfig) fill(f *File) {
 	if f.Fixture == nil && c.Fixture != nil {
 		fx := *c.Fixture
 		f.Fixture = &fx
+		f.fixtureFrom = c.Path
 	}
 	if f.AllowedOrigins == nil && c.AllowedOrigins != nil {
 		f.AllowedOrigins = slices.Clone(c.AllowedOrigins) // overrides rewrite entries in place

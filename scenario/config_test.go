@@ -112,3 +112,26 @@ func TestConfigDefaults(t *testing.T) {
 		t.Errorf("config origins changed: %v", cfg.AllowedOrigins)
 	}
 }
+
+// A secret of a managed server the run config supplied is refused naming the config it is
+// written in, not only the scenario file (which has no fixture to look at).
+func TestConfigServerSecretNamedAtTheConfig(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		ConfigName: `{"version":1,
+			"fixture":{"baseUrl":"http://127.0.0.1:4310","server":{"mode":"managed","start":{"command":"./serve","env":{"TOKEN":{"env":"FB_TEST_UNSET_TOKEN"}}},"readiness":{"url":"http://127.0.0.1:4310/health"}}}}`,
+		"bare.json": `{"version":1,"id":"bare","operations":[{"op":"navigate","request":{"url":"/form"}}]}`,
+	})
+	cfg, err := LoadConfig(filepath.Join(dir, ConfigName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := LoadWith(filepath.Join(dir, "bare.json"), Overrides{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = CheckSecrets(l, func(string) (string, bool) { return "", false })
+	want := "(run config " + filepath.Join(dir, ConfigName) + ") fixture.server.start.env.TOKEN"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "FB_TEST_UNSET_TOKEN") {
+		t.Fatalf("got %v, want it to name %q and the variable", err, want)
+	}
+}

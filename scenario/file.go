@@ -24,6 +24,10 @@ type File struct {
 	// browser's own, 800x600 headless).
 	Viewport   *transport.Viewport `json:"viewport,omitempty"`
 	Operations []Operation         `json:"operations" required:"true"`
+
+	// fixtureFrom is the run config that supplied Fixture ("" for the file's own), so a
+	// refusal about it names the file it is written in.
+	fixtureFrom string
 }
 
 // Fixture is the site a scenario runs against.

@@ -37,7 +37,11 @@ func secretRefs(l *Loaded) []secretRef {
 		}
 	}
 	if fx := l.Fixture; fx != nil && fx.Server != nil {
-		commands("fixture.server.start", fx.Server.Start)
+		path := "fixture.server.start"
+		if l.fixtureFrom != "" {
+			path = "(run config " + l.fixtureFrom + ") " + path
+		}
+		commands(path, fx.Server.Start)
 	}
 	if h := l.Hooks; h != nil {
 		commands("hooks.setup", h.Setup)
