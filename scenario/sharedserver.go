@@ -145,8 +145,12 @@ func (sh *sharedServer) start(ctx context.Context, s *runState) error {
 	err = awaitReady(ctx, sh.spec, fs)
 	if err != nil && ctx.Err() != nil {
 		s.event("server", "ready", "failed")
+		// Stopped here, not by release: its stop belongs in this scenario's events.
 		if stopErr := fs.stop(); stopErr != nil {
+			s.event("server", "stop", "failed")
 			sh.keep(s.l.ID, fs, scenarioError(transport.CodeInternal, "the shared fixture server could not be stopped"))
+		} else {
+			s.event("server", "stop", "ok")
 		}
 		return err
 	}

@@ -316,3 +316,27 @@ func TestServerPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedServerStartCutShortIsStopped: a start cut short by the starting scenario's own
+// budget is not the server's fault: what was started is stopped (and that scenario's events
+// say so), and the next user starts it afresh instead of inheriting a failure.
+func TestSharedServerStartCutShortIsStopped(t *testing.T) {
+	ts, dir := newTestServer(t), t.TempDir()
+	ts.readiness = map[string]any{"url": ts.base + "/health", "expectedStatus": 418, "timeoutMs": 3000}
+	short := ts.scenario(t, dir, "short", navigate("/"))
+	short.Budgets = &Budgets{TimeoutMs: 1000}
+	loaded := []*Loaded{short, ts.scenario(t, dir, "next", navigate("/"))}
+	s := suiteOf(t, loaded, 1, nil)
+	defer s.Close()
+	rep := s.Run(context.Background())
+	ts.requireStopped(t)
+	if n := len(ts.started(t)); n != 2 {
+		t.Errorf("the server was started %d times, want twice (the cut-short start is not kept)", n)
+	}
+	if got := serverEvents(rep.Scenarios[0]); got != "start:ok ready:failed stop:ok" {
+		t.Errorf("short: server events %q, want its start, failed readiness and its stop", got)
+	}
+	if sr := rep.Scenarios[1]; sr.Status != StatusError || sr.Error == nil || !strings.Contains(sr.Error.Message, "expected 418") {
+		t.Errorf("next: %s %+v, want its own readiness failure", sr.Status, sr.Error)
+	}
+}
