@@ -50,7 +50,12 @@ func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol po
 				return &transport.AssertResult{Tab: string(t.id), Kind: r.Kind, Passed: true, Attempts: attempts}, nil
 			}
 		case errors.As(err, &ny):
-			missing = ny
+			// A look the wait's end cut short (a DevTools call inside it ran out) keeps what
+			// the look before it saw, as act's wait does: "no longer in the page" from a
+			// resolve the deadline stopped is no verdict on the element.
+			if attempts == 1 || ctx.Err() == nil {
+				missing = ny
+			}
 		case errors.Is(err, context.DeadlineExceeded) && attempts > 1:
 		default:
 			var oe *transport.OperationError
