@@ -13,11 +13,16 @@ import (
 // clipScrubbed or cutScrubbed, and a text the page bounds itself is read scrubSlack past its
 // bound first.
 
+// typed is the set of secrets typed in this session (nil: none yet).
+func (w *Worker) typed() *secrets.Set {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.typedSet
+}
+
 // scrubTyped masks every spelling of the secrets typed in this session in text.
 func (w *Worker) scrubTyped(text string) string {
-	w.mu.Lock()
-	set := w.typedSet
-	w.mu.Unlock()
+	set := w.typed()
 	if set == nil {
 		return text
 	}
@@ -28,12 +33,11 @@ func (w *Worker) scrubTyped(text string) string {
 // spelling of a typed secret in bytes (0 when none was typed), never fewer than its
 // characters or UTF-16 units, so a secret that starts before the bound is whole.
 func (w *Worker) scrubSlack() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.typedSet == nil {
+	set := w.typed()
+	if set == nil {
 		return 0
 	}
-	return w.typedSet.Longest()
+	return set.Longest()
 }
 
 // clipScrubbed bounds page text a result or message quotes to n characters, marking a cut
@@ -46,9 +50,7 @@ func (w *Worker) clipScrubbed(text string, n int) string {
 	if _, cut := charsEnd(text, n); !cut {
 		return text
 	}
-	w.mu.Lock()
-	set := w.typedSet
-	w.mu.Unlock()
+	set := w.typed()
 	if set == nil {
 		return transport.ClipChars(text, n)
 	}
