@@ -94,6 +94,9 @@ type Operation struct {
 	// bounds act (a step's too) and calls without a budget of their own; the scenario
 	// budget still bounds it.
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+	// When is the operation's condition (when.go): read once before it runs; when it does
+	// not hold the operation is skipped.
+	When *When `json:"when,omitempty"`
 
 	// req is the decoded request (relative URLs already resolved); step replaces it for
 	// op "step".

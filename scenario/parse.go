@@ -364,6 +364,11 @@ func checkOperation(ops []Operation, i int, ids map[string]int, base *url.URL) e
 			return err
 		}
 	}
+	if op.When != nil {
+		if err := checkWhen(op.When, path+".when", base); err != nil {
+			return err
+		}
+	}
 	if op.Op == OpStep {
 		st, err := parseStep(op, path, base)
 		if err != nil {

@@ -105,9 +105,11 @@ type OperationReport struct {
 	Op    string `json:"op"`
 	// Target and Value say what the operation worked on and with, from the scenario file
 	// (opsummary.go): a typed secret is only ever secrets.Mask.
-	Target     string `json:"target,omitempty"`
-	Value      string `json:"value,omitempty"`
-	Status     string `json:"status"`
+	Target string `json:"target,omitempty"`
+	Value  string `json:"value,omitempty"`
+	Status string `json:"status"`
+	// SkipReason says why an operation that was reached was skipped (its when did not hold).
+	SkipReason string `json:"skipReason,omitempty"`
 	DurationMs int64  `json:"durationMs"`
 	// HTTPStatus is the main document's response status of a navigate or reload that
 	// passed (0: none, e.g. a file: or about: URL).

@@ -255,17 +255,13 @@ func (s *runState) operations(ctx context.Context, rt Session) error {
 		started := time.Now()
 		var res transport.Result
 		var err error
-		callCtx := op.requestBudget(ctx)
-		if op.step != nil {
-			res, err = runStep(callCtx, rt, op.step)
-		} else {
-			var tab string
-			tab, err = resolveTab(op.req.tab, s.l.Operations, results, initial)
-			if err == nil {
-				res, err = rt.Call(callCtx, op.req.bind(tab), contextFor(op.Context, s.l.Operations, results))
-			}
-		}
+		var skipped bool
+		res, skipped, err = runOperation(op.requestBudget(ctx), rt, &op, s.l.Operations, results, initial)
 		or.DurationMs = time.Since(started).Milliseconds()
+		if skipped {
+			or.SkipReason = skippedByWhen
+			continue
+		}
 		or.Posture = transport.PostureOf(err)
 		if err != nil {
 			or.failed(op.Op, err)
@@ -295,6 +291,34 @@ func (or *OperationReport) failed(op string, err error) {
 	or.Error = &oe
 	or.Evidence, or.EvidenceUnavailable = transport.EvidenceOf(err)
 	or.Blocked, or.Dialogs = or.Error.Blocked, or.Error.Dialogs
+}
+
+// skippedByWhen is the skipReason of an operation whose when did not hold.
+const skippedByWhen = "its when condition did not hold"
+
+// runOperation runs ops[i] (op) after its when, with its tab and context resolved from the
+// earlier operations' results: skipped (and no result, no error) when the condition did not
+// hold.
+func runOperation(ctx context.Context, rt transport.Caller, op *Operation, ops []Operation, results []transport.Result, initial string) (transport.Result, bool, error) {
+	if op.When != nil {
+		ok, err := op.When.holds(ctx, rt)
+		if err != nil {
+			return nil, false, err
+		}
+		if !ok {
+			return nil, true, nil
+		}
+	}
+	if op.step != nil {
+		res, err := runStep(ctx, rt, op.step)
+		return res, false, err
+	}
+	tab, err := resolveTab(op.req.tab, ops, results, initial)
+	if err != nil {
+		return nil, false, err
+	}
+	res, err := rt.Call(ctx, op.req.bind(tab), contextFor(op.Context, ops, results))
+	return res, false, err
 }
 
 func (s *runState) usesInitialTab() bool {

@@ -1,0 +1,110 @@
+package sessions
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Session states and why a session ended.
+const (
+	StateOpen  = "open"
+	StateEnded = "ended"
+
+	EndIdle     = "idle"      // idle past its deadline
+	EndClosed   = "closed"    // session close --keep
+	EndCrashed  = "crashed"   // the browser (or worker) died under it
+	EndHostDied = "host_died" // the host process was killed; found by the next command
+)
+
+// Codes are the session commands' error codes (docs/sessions.md "Errors"). An operation that
+// ran and failed keeps its protocol code as the error's cause.
+const (
+	CodeInvalidInput    = "invalid_input"
+	CodeNotFound        = "session_not_found"
+	CodeBusy            = "session_busy"
+	CodeEnded           = "session_ended"
+	CodeModelRequired   = "model_required"
+	CodeProfileInUse    = "profile_in_use"
+	CodeLaunchFailed    = "launch_failed"
+	CodeOperationFailed = "operation_failed"
+	CodeExportInvalid   = "export_invalid"
+	CodeFailed          = "failed"
+)
+
+// Codes lists the codes in documentation order.
+var Codes = []string{CodeInvalidInput, CodeNotFound, CodeBusy, CodeEnded, CodeModelRequired, CodeProfileInUse,
+	CodeLaunchFailed, CodeOperationFailed, CodeExportInvalid, CodeFailed}
+
+// Options are what `session open` was asked for, as session.json keeps them: never a
+// secret (a proxy URL's credentials are removed before it is stored).
+type Options struct {
+	URL            string   `json:"url,omitempty"`
+	AllowedOrigins []string `json:"allowedOrigins"`
+	IdleTimeoutMs  int64    `json:"idleTimeoutMs"`
+	Headed         bool     `json:"headed,omitempty"`
+	Viewport       string   `json:"viewport,omitempty"` // WxH
+	Browser        string   `json:"browser,omitempty"`
+	CDPURL         string   `json:"cdpUrl,omitempty"` // --cdp-url: the browser attached to
+	Profile        string   `json:"profile,omitempty"` // absolute; held by this session alone
+	Proxy          string   `json:"proxy,omitempty"`   // without credentials
+	Artifacts      string   `json:"artifacts,omitempty"`
+	// Dir is the working directory of `session open`: the host runs there.
+	Dir string `json:"dir"`
+}
+
+// Record is session.json: the session as `list` shows it.
+type Record struct {
+	ID      string    `json:"id"`
+	Created time.Time `json:"created"`
+	State   string    `json:"state"`               // StateOpen or StateEnded
+	Reason  string    `json:"reason,omitempty"`    // with StateEnded: EndIdle, EndClosed, EndCrashed, EndHostDied
+	EndedAt time.Time `json:"endedAt,omitzero"`    // with StateEnded
+	// IdleDeadline is when an open session's host closes its browser unless a command
+	// renews it.
+	IdleDeadline time.Time `json:"idleDeadline"`
+	Options      Options   `json:"options"`
+	// URL and Title are the selected page's after the last command.
+	URL   string `json:"url,omitempty"`
+	Title string `json:"title,omitempty"`
+	// HistoryLength is how many operations `do` has recorded.
+	HistoryLength int `json:"historyLength"`
+	// HostPid is the session host's process id (for people; liveness is the host lock).
+	HostPid int `json:"hostPid,omitempty"`
+	// CDPURL is where a person can watch and act in the same browser.
+	CDPURL string `json:"cdpUrl,omitempty"`
+	// TempProfile is the launched browser's temporary profile: removed when the session
+	// ends, also by the sweep after its host died.
+	TempProfile string `json:"tempProfile,omitempty"`
+}
+
+// History statuses.
+const (
+	StatusDone    = "done"
+	StatusFailed  = "failed"
+	StatusSkipped = "skipped"
+)
+
+// Entry is one line of history.jsonl: one `do`. It never holds a secret's value: Operation
+// keeps {"env":"NAME"} as given, and Message is masked.
+type Entry struct {
+	Index int `json:"index"`
+	// Operation is what was given on stdin, as given (a shorthand stays a shorthand).
+	Operation json.RawMessage `json:"operation"`
+	Status    string          `json:"status"`
+	// Code and Message say why a failed operation failed (its protocol code).
+	Code    string `json:"code,omitempty"`
+	Message string `json:"message,omitempty"`
+	// Export is the scenario-file operation the entry becomes in an export (done and
+	// skipped only): a by-ID shorthand or ref target rewritten to role and accessible name.
+	Export json.RawMessage `json:"export,omitempty"`
+	// NotUnique: the element's role and name matched more than one element of the page
+	// when it was recorded, so the exported target may find another.
+	NotUnique bool `json:"notUnique,omitempty"`
+	// Upload: the operation uploads files, which the replaying machine must have.
+	Upload bool `json:"upload,omitempty"`
+	// URLBefore and URLAfter are the selected page's URL before and after the operation;
+	// export warns where one exported operation does not start where the one before ended.
+	URLBefore string `json:"urlBefore,omitempty"`
+	URLAfter  string `json:"urlAfter,omitempty"`
+	At        time.Time `json:"at"`
+}
