@@ -83,6 +83,7 @@ type Runtime struct {
 	ownAlloc bool
 	// launched is the browser an Allocator launched that the session runs in (nil: attached).
 	launched  *chromium.Browser
+	cdpURL    string // the DevTools endpoint the worker drives
 	worker    *workerProc
 	base      policy.Policy
 	turn      chan struct{} // one call at a time
@@ -147,7 +148,7 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	if err != nil {
 		return nil, err
 	}
-	r.launched = launched
+	r.launched, r.cdpURL = launched, cdpURL
 	px, err := startProxy(base, opts, cdpURL, &r.edge)
 	if err != nil {
 		_ = r.Close()
