@@ -26,3 +26,15 @@ func resolveUploads(fr *fileRequest, dir, path string) error {
 	}
 	return nil
 }
+
+// UploadFiles is the files a checked upload act (or nothing else) sends, resolved to
+// absolute paths.
+func (op *Operation) UploadFiles() []string {
+	if op.req == nil {
+		return nil
+	}
+	if a, ok := op.req.op.(*transport.Act); ok && a.Action == transport.ActUpload {
+		return append([]string(nil), a.Files...)
+	}
+	return nil
+}

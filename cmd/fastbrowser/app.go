@@ -27,6 +27,7 @@ func run(ctx context.Context, st *state, args []string) int {
 			reportCommand(st),
 			replayCommand(st),
 			serveCommand(st),
+			sessionCommand(st),
 			workerCommand(st),
 			fixtureCommand(st),
 			schemaCommand(st),

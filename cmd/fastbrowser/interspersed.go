@@ -16,7 +16,10 @@ func interspersed(commands []*cli.Command, args []string) []string {
 	if len(args) < 3 {
 		return args
 	}
-	cmd := findCommand(commands, args[1])
+	cmd, at := findCommand(commands, args[1]), 1 // at: the index of cmd's name in args
+	for cmd != nil && len(cmd.Subcommands) > 0 && at+1 < len(args) {
+		cmd, at = findCommand(cmd.Subcommands, args[at+1]), at+1 // `session open URL --headed`
+	}
 	if cmd == nil || len(cmd.Subcommands) > 0 {
 		return args
 	}
@@ -28,7 +31,7 @@ func interspersed(commands []*cli.Command, args []string) []string {
 		}
 	}
 	var flags, positional []string
-	rest := args[2:]
+	rest := args[at+1:]
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
 		switch {
@@ -46,7 +49,7 @@ func interspersed(commands []*cli.Command, args []string) []string {
 			positional = append(positional, a)
 		}
 	}
-	return append(append(append([]string{}, args[:2]...), flags...), positional...)
+	return append(append(append([]string{}, args[:at+1]...), flags...), positional...)
 }
 
 func findCommand(commands []*cli.Command, name string) *cli.Command {

@@ -7,8 +7,11 @@ import (
 
 // Session states and why a session ended.
 const (
-	StateOpen  = "open"
-	StateEnded = "ended"
+	// StateStarting: `session open` created the session and its host is starting; the
+	// sweep leaves it to the host (or removes it once no start could still be running).
+	StateStarting = "starting"
+	StateOpen     = "open"
+	StateEnded    = "ended"
 
 	EndIdle     = "idle"      // idle past its deadline
 	EndClosed   = "closed"    // session close --keep
@@ -44,7 +47,7 @@ type Options struct {
 	Headed         bool     `json:"headed,omitempty"`
 	Viewport       string   `json:"viewport,omitempty"` // WxH
 	Browser        string   `json:"browser,omitempty"`
-	CDPURL         string   `json:"cdpUrl,omitempty"` // --cdp-url: the browser attached to
+	CDPURL         string   `json:"cdpUrl,omitempty"`  // --cdp-url: the browser attached to
 	Profile        string   `json:"profile,omitempty"` // absolute; held by this session alone
 	Proxy          string   `json:"proxy,omitempty"`   // without credentials
 	Artifacts      string   `json:"artifacts,omitempty"`
@@ -56,9 +59,9 @@ type Options struct {
 type Record struct {
 	ID      string    `json:"id"`
 	Created time.Time `json:"created"`
-	State   string    `json:"state"`               // StateOpen or StateEnded
-	Reason  string    `json:"reason,omitempty"`    // with StateEnded: EndIdle, EndClosed, EndCrashed, EndHostDied
-	EndedAt time.Time `json:"endedAt,omitzero"`    // with StateEnded
+	State   string    `json:"state"`            // StateOpen or StateEnded
+	Reason  string    `json:"reason,omitempty"` // with StateEnded: EndIdle, EndClosed, EndCrashed, EndHostDied
+	EndedAt time.Time `json:"endedAt,omitzero"` // with StateEnded
 	// IdleDeadline is when an open session's host closes its browser unless a command
 	// renews it.
 	IdleDeadline time.Time `json:"idleDeadline"`
@@ -104,7 +107,7 @@ type Entry struct {
 	Upload bool `json:"upload,omitempty"`
 	// URLBefore and URLAfter are the selected page's URL before and after the operation;
 	// export warns where one exported operation does not start where the one before ended.
-	URLBefore string `json:"urlBefore,omitempty"`
-	URLAfter  string `json:"urlAfter,omitempty"`
+	URLBefore string    `json:"urlBefore,omitempty"`
+	URLAfter  string    `json:"urlAfter,omitempty"`
 	At        time.Time `json:"at"`
 }

@@ -1,0 +1,28 @@
+package budgets
+
+import "time"
+
+// Interactive sessions (scenario/sessions, docs/sessions.md).
+
+// sessionIdle is how long a session's browser stays open with no command (--idle-timeout).
+var sessionIdle = Budget{Name: "sessionIdle", Default: 30 * time.Minute, Floor: time.Second, Ceiling: 24 * time.Hour}
+
+// SessionIdle bounds an interactive session's life between two commands.
+func SessionIdle() Budget { return sessionIdle }
+
+const (
+	// SessionKeep is how long an ended session's history stays for export and list.
+	SessionKeep = 24 * time.Hour
+	// SessionHostStart bounds `session open`'s wait for its host to be ready: a browser
+	// launch, the worker's readiness, the first navigation and outline, and a margin.
+	SessionHostStart = 10*time.Second + 5*time.Second + 10*time.Second + 10*time.Second + 5*time.Second
+	// SessionConnect bounds reaching a host's socket and reading its ready frame.
+	SessionConnect = 2 * time.Second
+	// SessionRequestRead bounds a host's wait for the request of a connection it accepted.
+	SessionRequestRead = 2 * time.Second
+	// SessionCall bounds a command's wait for its host's answer: the longest operation (the
+	// request ceiling), its condition, the page outline after it, and a margin.
+	SessionCall = 120*time.Second + 3*time.Second + 10*time.Second + 5*time.Second
+	// SessionStdin bounds the one operation `session do` reads from stdin.
+	SessionStdin = ScenarioFileSize
+)

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/scenario/sessions"
+)
+
+// sessionCommand is `fastbrowser session open|do|describe|export|close|list` (docs/sessions.md):
+// each subcommand is a short-lived client of the session's host process and prints one
+// JSON object.
+func sessionCommand(st *state) *cli.Command {
+	sub := []*cli.Command{
+		sessionOpenCommand(st),
+		sessionDoCommand(st),
+		sessionDescribeCommand(st),
+		sessionExportCommand(st),
+		sessionCloseCommand(st),
+		sessionListCommand(st),
+		sessionHostCommand(st),
+	}
+	for _, c := range sub {
+		c.OnUsageError = onSessionUsageError(st)
+	}
+	return &cli.Command{
+		Name:        "session",
+		Usage:       "build a scenario interactively: one browser kept alive between separate commands, each printing one JSON object",
+		UsageText:   "fastbrowser session open|do|describe|export|close|list …",
+		Subcommands: sub,
+	}
+}
+
+// sessionID is the command's one argument: the session id.
+func sessionID(c *cli.Context) (string, error) {
+	if c.NArg() != 1 {
+		return "", sessionUsageError("expected one argument: the session id (see `fastbrowser session list`)")
+	}
+	return c.Args().First(), nil
+}
+
+func sessionDoCommand(st *state) *cli.Command {
+	return &cli.Command{
+		Name:      "do",
+		Usage:     "run one operation, read from stdin, in the session; prints what it did and the page after it",
+		UsageText: `echo '{"click":"e12"}' | fastbrowser session do ID`,
+		Action: func(c *cli.Context) error {
+			id, err := sessionID(c)
+			if err != nil {
+				return sessionFailure(st, err)
+			}
+			raw, err := io.ReadAll(io.LimitReader(st.stdin, budgets.SessionStdin+1))
+			if err != nil {
+				return sessionFailure(st, sessions.Errorf(sessions.CodeInvalidInput, "stdin could not be read"))
+			}
+			if len(raw) > budgets.SessionStdin {
+				return sessionFailure(st, sessions.Errorf(sessions.CodeInvalidInput, "stdin holds more than %d bytes; do reads one operation", budgets.SessionStdin))
+			}
+			var op map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &op); err != nil || op == nil {
+				return sessionFailure(st, sessions.Errorf(sessions.CodeInvalidInput, "stdin is not one JSON object (one operation: {\"op\":…} or a shorthand such as {\"click\":\"e12\"})"))
+			}
+			_, d, rec, err := openSession(st, id)
+			if err != nil {
+				return sessionFailure(st, err)
+			}
+			wd, err := os.Getwd()
+			if err != nil {
+				return sessionFailure(st, sessions.Errorf(sessions.CodeFailed, "the working directory cannot be read"))
+			}
+			req := sessions.DoRequest{Operation: json.RawMessage(raw), Env: sessions.EnvValues(raw, st.lookup()), Dir: wd}
+			out, err := callHost(c.Context, st, d, rec, sessions.CallDo, req)
+			if err != nil {
+				return sessionFailure(st, err)
+			}
+			return printHostOutput(st, out)
+		},
+	}
+}
+
+func sessionDescribeCommand(st *state) *cli.Command {
+	return &cli.Command{
+		Name:      "describe",
+		Usage:     "show the page: its outline (--find TEXT keeps matching entries), its structure (--tree), a redacted screenshot (--screenshot)",
+		UsageText: "fastbrowser session describe ID [--find TEXT] [--tree] [--screenshot]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "find", Usage: "keep only outline entries containing `TEXT` (case-insensitive), with the entries they sit in"},
+			&cli.BoolFlag{Name: "tree", Usage: "also give the outline's structure as JSON (bounded like observe), for debugging"},
+			&cli.BoolFlag{Name: "screenshot", Usage: "also save a redacted screenshot in the session's artifact store and give its path"},
+		},
+		Action: func(c *cli.Context) error {
+			id, err := sessionID(c)
+			if err != nil {
+				return sessionFailure(st, err)
+			}
+			_, d, rec, err := openSession(st, id)
+			if err != nil {
+				return sessionFailure(st, err)
+			}
+			req := sessions.DescribeRequest{Find: c.String("find"), Tree: c.Bool("tree"), Screenshot: c.Bool("screenshot")}
+			out, err := callHost(c.Context, st, d, rec, sessions.CallDescribe, req)
+			if err != nil {
+				return sessionFailure(st, err)
+			}
+			return printHostOutput(st, out)
+		},
+	}
+}
+
+func sessionExportCommand(st *state) *cli.Command {
+	return &cli.Command{
+		Name:      "export",
+		Usage:     "write the operations that succeeded or were skipped as a scenario file v1 that `fastbrowser run` replays",
+		UsageText: "fastbrowser session export ID [--out FILE] [--skip N ...] [--id SCENARIO_ID]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Usage: "write the scenario file to `FILE` (default: inline in the JSON result, as \"scenario\")"},
+			&cli.StringSliceFlag{Name: "skip", Usage: "leave out history operation `N` (repeat)"},
+			&cli.StringFlag{Name: "id", Usage: "the scenario's `ID` (default session-<session id>)"},
+		},
+		Action: func(c *cli.Context) error {
+			id, err := sessionID(c)
+			if err != nil {
+				return sessionFailure(st, err)
+			}
+			req := sessions.ExportRequest{ID: c.String("id")}
+			for _, s := range c.StringSlice("skip") {
+				n, err := strconv.Atoi(s)
+				if err != nil || n < 0 {
+					return sessionFailure(st, sessionUsageError("--skip "+strconv.Quote(s)+": expected a history index (0, 1, …)"))
+				}
+				req.Skip = append(req.Skip, n)
+			}
+			_, d, rec, err := openSession(st, id)
+			if err != nil {
+				return sessionFailure(st, err)
+			}
+			var res sessions.ExportResult
+			if rec.State == sessions.StateOpen {
+				out, err := callHost(c.Context, st, d, rec, sessions.CallExport, req)
+				if err != nil {
+					return sessionFailure(st, err)
+				}
+				if json.Unmarshal(out, &res) != nil || res.Session == "" {
+					return printHostOutput(st, out) // the host's {"error"}
+				}
+			} else {
+				r, file, err := sessions.ExportSession(d, req)
+				if err != nil {
+					return sessionFailure(st, err)
+				}
+				res, res.Scenario = *r, file
+			}
+			if path := c.String("out"); path != "" {
+				abs, err := filepath.Abs(path)
+				if err != nil {
+					return sessionFailure(st, sessions.Errorf(sessions.CodeInvalidInput, "--out: not a usable path"))
+				}
+				if err := writeScenarioFile(abs, res.Scenario); err != nil {
+					return sessionFailure(st, sessions.Errorf(sessions.CodeFailed, "--out %s: the file could not be written: %s", abs, err))
+				}
+				res.Out, res.Scenario = abs, nil
+			}
+			printJSON(st, res)
+			return nil
+		},
+	}
+}
+
+// writeScenarioFile writes an exported file atomically (temp file, rename): 0644, a file
+// meant to be read, committed and run; it holds no secret.
+func writeScenarioFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func sessionCloseCommand(st *state) *cli.Command {
+	return &cli.Command{
+		Name:      "close",
+		Usage:     "stop the session's browser and remove the session (--keep: keep its history for export and list)",
+		UsageText: "fastbrowser session close ID [--keep]",
+		Flags:     []cli.Flag{&cli.BoolFlag{Name: "keep", Usage: "end the session but keep its history for export and list (24 h)"}},
+		Action: func(c *cli.Context) error {
+			id, err := sessionID(c)
+			if err != nil {
+				return sessionFailure(st, err)
+			}
+			_, d, rec, err := openSession(st, id)
+			if err != nil {
+				return sessionFailure(st, err)
+			}
+			keep := c.Bool("keep")
+			if rec.State == sessions.StateOpen {
+				out, err := callHost(c.Context, st, d, rec, sessions.CallClose, sessions.CloseRequest{Keep: keep})
+				if err == nil {
+					return printHostOutput(st, out)
+				}
+				// The host went away meanwhile: the session is ended now; close it as one.
+				if rec, err = d.Record(); err != nil {
+					return sessionFailure(st, sessions.Errorf(sessions.CodeNotFound, "session %s is gone", id))
+				}
+			}
+			if keep {
+				printJSON(st, sessions.CloseResult{ID: id, State: sessions.StateEnded, Reason: rec.Reason})
+				return nil
+			}
+			if err := d.Remove(); err != nil {
+				return sessionFailure(st, sessions.Errorf(sessions.CodeFailed, "session %s could not be removed", id))
+			}
+			printJSON(st, sessions.CloseResult{ID: id, State: "removed"})
+			return nil
+		},
+	}
+}
+
+func sessionListCommand(st *state) *cli.Command {
+	return &cli.Command{
+		Name:      "list",
+		Usage:     "every session in the state directory: id, state (and why it ended), URL, idle deadline, history length, profile",
+		UsageText: "fastbrowser session list",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 0 {
+				return sessionFailure(st, sessionUsageError("list takes no arguments"))
+			}
+			store, err := sessionStore(st)
+			if err != nil {
+				return sessionFailure(st, err)
+			}
+			recs, err := store.List()
+			if err != nil {
+				return sessionFailure(st, sessions.Errorf(sessions.CodeFailed, "the sessions could not be listed: %s", err))
+			}
+			printJSON(st, sessions.ListOf(recs))
+			return nil
+		},
+	}
+}

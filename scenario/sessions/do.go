@@ -1,0 +1,235 @@
+package sessions
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fastbrowser/fastbrowser/runtime/secrets"
+	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// DoRequest is what `session do` sends its host: the operation as read from stdin, the
+// values of the variables its {"env":…} references name, read from the do command's own
+// environment, and its working directory (upload paths resolve there).
+type DoRequest struct {
+	Operation json.RawMessage   `json:"operation"`
+	Env       map[string]string `json:"env,omitempty"`
+	Dir       string            `json:"dir"`
+}
+
+// DoResult is `session do`'s output.
+type DoResult struct {
+	Index         int                     `json:"index"`
+	Status        string                  `json:"status"` // done, failed, skipped
+	Op            string                  `json:"op"`
+	Receipt       *transport.Receipt      `json:"receipt,omitempty"`
+	MutationState transport.MutationState `json:"mutationState,omitempty"`
+	// Result is the operation's own result (protocol v1's, or a step's).
+	Result  json.RawMessage     `json:"result,omitempty"`
+	Blocked []transport.Blocked `json:"blocked,omitempty"`
+	Dialogs []transport.Dialog  `json:"dialogs,omitempty"`
+	// Files are the artifacts the operation saved (a screenshot), as absolute paths.
+	Files   []string   `json:"files,omitempty"`
+	Page    Page       `json:"page"`
+	Refused *Refused   `json:"refused,omitempty"`
+	Error   *ErrorBody `json:"error,omitempty"`
+}
+
+// do runs one operation and records it.
+func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
+	var req DoRequest
+	if err := json.Unmarshal(raw, &req); err != nil || len(req.Operation) == 0 {
+		return nil, Errorf(CodeInvalidInput, "the do request is malformed")
+	}
+	entryJSON, err := normalize(req.Operation)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.admitSecrets(entryJSON, req.Env); err != nil {
+		return nil, err
+	}
+	op, err := h.live.Check(entryJSON, req.Dir)
+	if err != nil {
+		return nil, checkRefusal(err)
+	}
+	if err := uploadsUnder(op, req.Dir); err != nil {
+		return nil, err
+	}
+	before := h.page
+	h.callEnv = req.Env
+	res, skipped, runErr := h.live.Run(ctx, h.rt, op)
+	h.callEnv = nil
+	if nav, ok := res.(*transport.NavigateResult); ok {
+		h.status = nav.Status
+	}
+	h.page = h.look(ctx)
+
+	out := &DoResult{Index: h.history, Op: op.Op, Page: h.page.Page, Refused: refusal(h.page.Page, h.status)}
+	entry := Entry{Index: h.history, Operation: req.Operation, URLBefore: before.URL, URLAfter: h.page.URL, At: h.now()}
+	switch {
+	case runErr != nil:
+		out.Status, entry.Status = StatusFailed, StatusFailed
+		out.Error = AsError(runErr)
+		out.Error.Code = CodeOperationFailed
+		if out.Refused != nil {
+			out.Error.Message = strings.TrimRight(out.Error.Message, ". ") + ". " + out.Refused.Message
+		}
+		out.Blocked, out.Dialogs = transport.AsOperationError(op.Op, runErr).Blocked, transport.AsOperationError(op.Op, runErr).Dialogs
+		entry.Code, entry.Message = out.Error.Cause, out.Error.Message
+	case skipped:
+		out.Status, entry.Status = StatusSkipped, StatusSkipped
+	default:
+		out.Status, entry.Status = StatusDone, StatusDone
+		out.fill(res, h.artifactPath)
+	}
+	if entry.Status != StatusFailed {
+		entry.Export, entry.NotUnique = exportOp(entryJSON, before, out.Receipt, op.UploadFiles())
+		entry.Upload = isUpload(op)
+		h.live.Keep(op, res)
+	}
+	if err := h.dir.AppendEntry(entry); err != nil {
+		return nil, Errorf(CodeFailed, "operation %d ran (%s) but the history could not be written", h.history, out.Status)
+	}
+	h.history++
+	return out, nil
+}
+
+// fill copies what the result says it did.
+func (r *DoResult) fill(res transport.Result, artifactPath func(string) string) {
+	r.Result, _ = json.Marshal(res)
+	r.Blocked, r.Dialogs = transport.BlockedOf(res), transport.DialogsOf(res)
+	switch v := res.(type) {
+	case *transport.ActResult:
+		r.Receipt, r.MutationState = &v.Receipt, v.MutationState
+	case *scenario.StepResult:
+		r.Receipt, r.MutationState = &v.Receipt, v.MutationState
+	case *transport.ScreenshotResult:
+		if v.Artifact != nil && v.Artifact.Path != "" {
+			r.Files = append(r.Files, artifactPath(v.Artifact.Path))
+		}
+	}
+}
+
+// admitSecrets reads the values of the operation's {"env":…} references from what the do
+// command sent (never from the host's environment), makes them secrets from now on, and
+// refuses an instruction or a when condition that holds one.
+func (h *Host) admitSecrets(entry json.RawMessage, env map[string]string) error {
+	for _, name := range envNames(entry) {
+		v, ok := env[name]
+		if !ok {
+			return Errorf(CodeInvalidInput, "%s is not set in the environment of `session do`", name)
+		}
+		if err := h.secrets.Add(v); errors.Is(err, secrets.ErrTooShort) {
+			return Errorf(CodeInvalidInput, "the value of %s is shorter than %d characters and cannot be kept secret", name, secrets.MinLen)
+		} else if err != nil {
+			return Errorf(CodeInvalidInput, "the value of %s cannot be kept secret", name)
+		}
+	}
+	if h.secrets.Len() == 0 {
+		return nil
+	}
+	var probe struct {
+		Step *struct {
+			Instruction string `json:"instruction"`
+		} `json:"step"`
+		When json.RawMessage `json:"when"`
+	}
+	_ = json.Unmarshal(entry, &probe)
+	if probe.Step != nil && h.secrets.Scrub(probe.Step.Instruction) != probe.Step.Instruction {
+		return Errorf(CodeInvalidInput, "step.instruction contains a secret value; an instruction is recorded and exported as written")
+	}
+	if len(probe.When) > 0 && string(h.secrets.ScrubBytes(probe.When)) != string(probe.When) {
+		return Errorf(CodeInvalidInput, "when contains a secret value; a condition is recorded and exported as written")
+	}
+	return nil
+}
+
+// envNames lists the variables an operation's {"env":"NAME"} values name.
+func envNames(entry json.RawMessage) []string {
+	var v any
+	if json.Unmarshal(entry, &v) != nil {
+		return nil
+	}
+	var out []string
+	var walk func(any)
+	walk = func(x any) {
+		switch t := x.(type) {
+		case map[string]any:
+			if name, ok := t["env"].(string); ok && len(t) == 1 {
+				out = append(out, name)
+				return
+			}
+			for _, c := range t {
+				walk(c)
+			}
+		case []any:
+			for _, c := range t {
+				walk(c)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// checkRefusal is Live.Check's refusal as a session error: invalid_input with the field
+// path, the protocol code (budget_exceeded for a timeout over its ceiling) as its cause.
+func checkRefusal(err error) error {
+	var ve *scenario.ValidationError
+	if errors.As(err, &ve) {
+		path := ve.Path
+		if path == "" {
+			path = "(the operation)"
+		}
+		return &refusalError{body: ErrorBody{Code: CodeInvalidInput, Message: path + ": " + ve.Message, Cause: string(ve.Code), Path: ve.Path}}
+	}
+	return err
+}
+
+type refusalError struct{ body ErrorBody }
+
+func (e *refusalError) Error() string { return e.body.Message }
+func (e *refusalError) Code() string  { return e.body.Code }
+
+// uploadsUnder refuses an upload whose files are outside the do command's working
+// directory (Check already made them absolute and proved them regular files).
+func uploadsUnder(op *scenario.Operation, dir string) error {
+	files := op.UploadFiles()
+	if len(files) == 0 {
+		return nil
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return Errorf(CodeInvalidInput, "the working directory of `session do` cannot be read")
+	}
+	for i, f := range files {
+		real, err := filepath.EvalSymlinks(f)
+		if err != nil {
+			return Errorf(CodeInvalidInput, "request.files[%d]: no such file", i)
+		}
+		if real != root && !strings.HasPrefix(real, root+string(os.PathSeparator)) {
+			return Errorf(CodeInvalidInput, "request.files[%d]: upload paths must be under the working directory of `session do`", i)
+		}
+	}
+	return nil
+}
+
+func isUpload(op *scenario.Operation) bool { return len(op.UploadFiles()) > 0 }
+
+// EnvValues reads, from a do command's environment, the variables the operation's
+// {"env":…} references name (only those: nothing else of the environment leaves the
+// command).
+func EnvValues(op json.RawMessage, lookup func(string) (string, bool)) map[string]string {
+	out := map[string]string{}
+	for _, name := range envNames(op) {
+		if v, ok := lookup(name); ok {
+			out[name] = v
+		}
+	}
+	return out
+}
