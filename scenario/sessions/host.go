@@ -64,7 +64,7 @@ type Host struct {
 	page pageView
 	// status is the HTTP status of the selected page's document when the last navigate or
 	// reload said (0: unknown).
-	status int
+	status     int
 	finishOnce sync.Once
 	finishErr  error
 	// conns are the connections being answered: the host answers them before it exits.
@@ -72,8 +72,8 @@ type Host struct {
 	// history is how many operations do has recorded (the next one's index).
 	history int
 
-	timerMu sync.Mutex
-	timer   *time.Timer
+	timerMu   sync.Mutex
+	timer     *time.Timer
 	ended     chan struct{} // closed when the session ends
 	endReason string        // why; set before ended closes
 	endOnce   sync.Once
