@@ -55,6 +55,10 @@ func sessionDoCommand(st *state) *cli.Command {
 			if err != nil {
 				return sessionFailure(st, err)
 			}
+			if st.stdinIsTTY {
+				// Reading a terminal would wait for as long as nobody types: refuse instead.
+				return sessionFailure(st, sessionUsageError(`do reads one operation from stdin; pipe it in: echo '{"click":"e12"}' | fastbrowser session do ID`))
+			}
 			raw, err := io.ReadAll(io.LimitReader(st.stdin, budgets.SessionStdin+1))
 			if err != nil {
 				return sessionFailure(st, sessions.Errorf(sessions.CodeInvalidInput, "stdin could not be read"))

@@ -12,13 +12,15 @@ type state struct {
 	stdout, stderr io.Writer
 	lookupEnv      func(string) (string, bool)
 	stdoutIsTTY    bool
+	// stdinIsTTY: stdin is a terminal (session do refuses to wait on one).
+	stdinIsTTY bool
 	// workerPath overrides the executable started as the worker ("" = this binary).
 	workerPath string
 }
 
 func osState() *state {
 	return &state{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, lookupEnv: os.LookupEnv,
-		stdoutIsTTY: isTerminal(os.Stdout)}
+		stdoutIsTTY: isTerminal(os.Stdout), stdinIsTTY: isTerminal(os.Stdin)}
 }
 
 // isTerminal reports whether f is a character device (a terminal), without a dependency.
