@@ -154,6 +154,14 @@ func startHost(ctx context.Context, st *state, store *sessions.Store, o sessions
 	cmd.Env = append(os.Environ(), "FASTBROWSER_STATE_DIR="+store.Root())
 	secretIn, _ := json.Marshal(hostSecrets{Proxy: proxy})
 	cmd.Stdin = bytes.NewReader(secretIn)
+	if v, _ := st.lookup()("FASTBROWSER_DEBUG"); v != "" {
+		// The host has no terminal: its debug log (Chromium's and the worker's stderr,
+		// secrets masked) goes to the session's directory.
+		if f, err := os.OpenFile(filepath.Join(d.Path, "host.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
+			defer f.Close()
+			cmd.Stderr = f
+		}
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
 		pw.Close()

@@ -121,6 +121,11 @@ func RunHost(ctx context.Context, cfg HostConfig) error {
 	opts := cfg.Runtime
 	opts.Secrets = h.secrets
 	opts.LookupEnv = h.lookupEnv
+	if opts.Log != nil { // FASTBROWSER_DEBUG: Chromium's and the worker's stderr, masked
+		w := h.secrets.Writer(opts.Log)
+		defer w.Flush()
+		opts.Log = w
+	}
 	opened, err := h.open(ctx, opts, rec)
 	if err != nil {
 		return fail(err)
