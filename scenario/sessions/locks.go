@@ -153,10 +153,12 @@ func LockProfile(profileDir, sessionID string) (release func(), err error) {
 		f.Close()
 		return nil, fmt.Errorf("sessions: cannot write profile lock %s: %w", path, err)
 	}
-	release = releaser(f)
+	var once sync.Once
 	return func() {
-		_ = f.Truncate(0) // no stale holder for the next reader
-		release()
+		once.Do(func() {
+			_ = f.Truncate(0) // no stale holder for the next reader
+			f.Close()
+		})
 	}, nil
 }
 
