@@ -27,14 +27,20 @@ func TestLockHostTwice(t *testing.T) {
 	}
 	release()
 	release() // a second release is harmless
+	requireNoHost(t, d, "after the host released its lock")
+}
+
+// requireNoHost: nothing holds d's host lock any more, so a new host can take it.
+func requireNoHost(t *testing.T, d *Dir, when string) {
+	t.Helper()
 	if d.HostAlive() {
-		t.Error("HostAlive = true after the host released its lock")
+		t.Fatalf("HostAlive = true %s", when)
 	}
-	again, err := d.LockHost()
+	release, err := d.LockHost()
 	if err != nil {
-		t.Fatalf("LockHost after release: %v", err)
+		t.Fatalf("LockHost %s: %v", when, err)
 	}
-	again()
+	release()
 }
 
 // TestHostAliveAcrossProcesses: a host in another process is alive while it holds the lock
@@ -53,14 +59,7 @@ func TestHostAliveAcrossProcesses(t *testing.T) {
 		t.Fatal("LockHost succeeded while another process holds the host lock")
 	}
 	h.kill()
-	if d.HostAlive() {
-		t.Fatal("HostAlive = true after the host process was SIGKILLed")
-	}
-	release, err := d.LockHost()
-	if err != nil {
-		t.Fatalf("LockHost after the host died: %v", err)
-	}
-	release()
+	requireNoHost(t, d, "after the host process was SIGKILLed")
 }
 
 // TestLockProfile: a --profile directory is held by one session; a second is told which

@@ -90,16 +90,6 @@ func (h *hostProcess) kill() {
 	_ = h.cmd.Wait()
 }
 
-// deadPid is the pid of a child that has exited and been reaped.
-func deadPid(t *testing.T) int {
-	t.Helper()
-	c := exec.Command("/bin/true")
-	if err := c.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return c.Process.Pid
-}
-
 // requireMode fails unless path's permission bits are want.
 func requireMode(t *testing.T, path string, want os.FileMode) {
 	t.Helper()

@@ -4,26 +4,22 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"testing"
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
-// staleProfile is a temporary profile as a SIGKILLed browser leaves it: named like
-// chromium's, with a SingletonLock naming a gone process on this host.
+// staleProfile is a temporary profile stale by chromium's rules: no SingletonLock (the
+// browser never got that far) and older than budgets.StaleProfileAge.
 func staleProfile(t *testing.T, pattern string) string {
 	t.Helper()
-	host, err := os.Hostname()
-	if err != nil {
-		t.Fatal(err)
-	}
 	p, err := os.MkdirTemp(t.TempDir(), pattern)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(host+"-"+strconv.Itoa(deadPid(t)), filepath.Join(p, "SingletonLock")); err != nil {
+	old := time.Now().Add(-2 * budgets.StaleProfileAge)
+	if err := os.Chtimes(p, old, old); err != nil {
 		t.Fatal(err)
 	}
 	return p
