@@ -3,6 +3,7 @@ package sessions
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -99,4 +100,38 @@ func TestLockProfile(t *testing.T) {
 	if _, err := LockProfile("relative", "s-0000cccc"); err == nil {
 		t.Error("a relative profile was accepted")
 	}
+}
+
+// TestLocksNotInherited: a child started while a lock is held (as Chromium and the worker
+// are) does not keep it once its holder lets go.
+func TestLocksNotInherited(t *testing.T) {
+	s := openStore(t)
+	d := create(t, s, sampleRecord(s.NewID()))
+	releaseHost, err := d.LockHost()
+	if err != nil {
+		t.Fatal(err)
+	}
+	profile := t.TempDir()
+	releaseProfile, err := LockProfile(profile, d.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := exec.Command("/bin/sh", "-c", "read x")
+	stdin, err := child.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); _ = child.Wait() }()
+
+	releaseHost()
+	releaseProfile()
+	requireNoHost(t, d, "with the host gone and its child running")
+	again, err := LockProfile(profile, "s-0000bbbb")
+	if err != nil {
+		t.Fatalf("LockProfile with the holder gone and its child running: %v", err)
+	}
+	again()
 }
