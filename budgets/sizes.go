@@ -56,7 +56,14 @@ const (
 // Files read back: anything larger is not one fastbrowser wrote, and is refused unread.
 const (
 	ReportBytes = 64 << 20 // a report.json (`fastbrowser report`, `replay`)
+	// A session's session.json, and its history.jsonl (which also stops growing there: a
+	// `do` past it is refused).
+	SessionRecordBytes  = 1 << 20
+	SessionHistoryBytes = 8 << 20
 )
+
+// One sweep of the sessions' state directory looks at most at SessionSweepEntries sessions.
+const SessionSweepEntries = 256
 
 // One sweep of stale Chromium profiles at launch lists at most SweepEntries entries of the
 // temp directory and removes at most SweepRemovals (a huge or hostile temp directory cannot

@@ -4,6 +4,7 @@ package chromium
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"net"
 	"os"
@@ -70,6 +71,34 @@ func staleEntry(path string, e fs.DirEntry, host string, now time.Time) bool {
 		return !isLive(path) && profileStale(path, fi, host, now)
 	}
 	return singletonStale(path, fi, now)
+}
+
+// RemoveStaleProfile removes dir, a profile Launch made, and the singleton directory its
+// SingletonSocket names, when the launch sweep's rules prove no browser uses it: an absolute
+// fastbrowser-profile-* path, a real directory owned by this user, whose SingletonLock names
+// a gone (or non-Chromium) process on this host, or with no lock older than
+// budgets.StaleProfileAge. Anything in doubt, or already gone, stays and is (false, nil). The
+// session sweep uses it for the temporary profile of a session whose host died.
+func RemoveStaleProfile(dir string) (bool, error) {
+	if !filepath.IsAbs(dir) {
+		return false, fmt.Errorf("chromium: profile %q is not an absolute path", dir)
+	}
+	dir = filepath.Clean(dir)
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("chromium: inspect profile %s: %w", dir, err)
+	}
+	host, _ := os.Hostname()
+	if !strings.HasPrefix(filepath.Base(dir), profilePrefix) || !staleEntry(dir, fs.FileInfoToDirEntry(fi), host, time.Now()) {
+		return false, nil
+	}
+	if err := removeProfile(dir); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // profilePrefix is profilePattern without its random part.
