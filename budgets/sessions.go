@@ -11,11 +11,9 @@ var sessionIdle = Budget{Name: "sessionIdle", Default: 30 * time.Minute, Floor: 
 func SessionIdle() Budget { return sessionIdle }
 
 const (
-	// SessionKeep is how long an ended session's history stays for export and list.
-	SessionKeep = 24 * time.Hour
-	// SessionHostStart bounds `session open`'s wait for its host to be ready: a browser
+	// SessionOpenWait bounds `session open`'s wait for its host to be ready: a browser
 	// launch, the worker's readiness, the first navigation and outline, and a margin.
-	SessionHostStart = 10*time.Second + 5*time.Second + 10*time.Second + 10*time.Second + 5*time.Second
+	SessionOpenWait = 10*time.Second + 5*time.Second + 10*time.Second + 10*time.Second + 5*time.Second
 	// SessionConnect bounds reaching a host's socket and reading its ready frame.
 	SessionConnect = 2 * time.Second
 	// SessionRequestRead bounds a host's wait for the request of a connection it accepted.

@@ -73,9 +73,6 @@ const (
 	// SessionKeep is how long an ended session's directory (record and history, for `session
 	// list` and export) is kept before a sweep removes it.
 	SessionKeep = 24 * time.Hour
-	// SessionHostStart is how young an open session with no live host may be and still count
-	// as starting (its host has not taken its lock yet) rather than dead.
-	SessionHostStart = 10 * time.Second
 	// SessionRecordLock bounds the wait for a session's record lock (another command's
 	// read-modify-write of session.json or history.jsonl: milliseconds); SessionHostLock the
 	// host's wait for its own lock (a sweeping client's try-lock holds it for microseconds).

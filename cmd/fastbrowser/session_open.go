@@ -202,9 +202,9 @@ func startHost(ctx context.Context, st *state, store *sessions.Store, o sessions
 			return b, nil
 		}
 		return b, nil
-	case <-time.After(budgets.SessionHostStart):
+	case <-time.After(budgets.SessionOpenWait):
 		pr.Close()
-		return fail(sessions.Errorf(sessions.CodeLaunchFailed, "the session host was not ready within %s", budgets.SessionHostStart))
+		return fail(sessions.Errorf(sessions.CodeLaunchFailed, "the session host was not ready within %s", budgets.SessionOpenWait))
 	case <-ctx.Done():
 		pr.Close()
 		return fail(sessions.Errorf(sessions.CodeFailed, "interrupted while the session opened"))

@@ -11,8 +11,11 @@ import (
 
 // Sweep tidies the state directory, best effort and bounded (budgets.SessionSweepEntries
 // sessions looked at, no lock waited for). For each session:
-//   - open, with no live host (and older than budgets.SessionHostStart, so a host still
-//     starting is not taken for dead): the host died. The record says ended (EndHostDied,
+//   - starting (`session open` made it and its host has not said it is ready), with no
+//     live host and older than budgets.SessionOpenWait: the open failed and nobody was left
+//     to clean up; the directory is removed;
+//   - open, with no live host: the host died (a host takes its lock before its session
+//     is open, so no open session is without one while it lives). The record says ended (EndHostDied,
 //     EndedAt now), its socket is removed, and so is its temporary profile if
 //     chromium.RemoveStaleProfile proves no browser uses it;
 //   - ended: its temporary profile is tried again (a browser that outlived its host has
@@ -40,8 +43,12 @@ func (d *Dir) sweep(now time.Time) {
 		return
 	}
 	switch rec.State {
+	case StateStarting:
+		if now.Sub(rec.Created) > budgets.SessionOpenWait && !d.HostAlive() {
+			_ = d.Remove()
+		}
 	case StateOpen:
-		if now.Sub(rec.Created) < budgets.SessionHostStart || d.HostAlive() {
+		if d.HostAlive() {
 			return
 		}
 		ended := false

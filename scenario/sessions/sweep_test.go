@@ -61,7 +61,19 @@ func TestSweep(t *testing.T) {
 	}
 	defer release()
 
-	starting := open(now.Add(-budgets.SessionHostStart/2), "") // its host has not locked yet
+	starting := open(now.Add(-budgets.SessionOpenWait/2), "") // its host has not locked yet
+	startingRec, _ := starting.Record()
+	startingRec.State = StateStarting
+	if err := starting.WriteRecord(startingRec); err != nil {
+		t.Fatal(err)
+	}
+	abandoned := open(now.Add(-2*budgets.SessionOpenWait), "") // its open died long ago
+	abandonedRec, _ := abandoned.Record()
+	abandonedRec.State = StateStarting
+	if err := abandoned.WriteRecord(abandonedRec); err != nil {
+		t.Fatal(err)
+	}
+	justDead := open(now.Add(-time.Second), "") // killed a moment after it opened
 
 	ended := func(age time.Duration) *Dir {
 		rec := sampleRecord(s.NewID())
@@ -86,7 +98,10 @@ func TestSweep(t *testing.T) {
 
 	s.Sweep(now)
 
-	for what, d := range map[string]*Dir{"dead": dead, "dead with a foreign profile": deadForeign} {
+	if exists(abandoned.Path) {
+		t.Errorf("a session still starting %s after it was created, with no host, survived", 2*budgets.SessionOpenWait)
+	}
+	for what, d := range map[string]*Dir{"dead": dead, "dead with a foreign profile": deadForeign, "just dead": justDead} {
 		rec, err := d.Record()
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
