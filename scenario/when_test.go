@@ -10,33 +10,38 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
+// runOnFixtureForm runs a scenario on the fixture site: a navigate to /form, then ops.
+func runOnFixtureForm(t *testing.T, ops ...any) ScenarioReport {
+	t.Helper()
+	site := runtimetest.Fixture()
+	defer site.Close()
+	all := append([]any{map[string]any{"op": "navigate", "request": map[string]any{"url": "/form"}}}, ops...)
+	l := load(t, map[string]any{"version": 1, "id": "when", "fixture": map[string]any{"baseUrl": site.URL}, "operations": all})
+	opened := 0
+	return Run(context.Background(), l, countingEnv(t, &opened))
+}
+
 // TestWhenRunsOrSkips: on the fixture's sign-in form, an operation whose when holds runs; one
 // whose when does not hold is skipped with its skipReason and leaves the page untouched (the
 // click on a link that would navigate did not happen: the page is still /form); the scenario
 // passes.
 func TestWhenRunsOrSkips(t *testing.T) {
-	site := runtimetest.Fixture()
-	defer site.Close()
 	forgot := map[string]any{"action": "click", "target": map[string]any{"role": "link", "name": "Forgot password?"}}
-	l := load(t, map[string]any{
-		"version": 1, "id": "when",
-		"fixture": map[string]any{"baseUrl": site.URL},
-		"operations": []any{
-			map[string]any{"op": "navigate", "request": map[string]any{"url": "/form"}},
-			map[string]any{"op": "act", "request": forgot, "when": map[string]any{"kind": "title", "value": "Not this page"}},
-			map[string]any{"op": "assert", "request": map[string]any{"kind": "url", "value": "/form", "wait": "none"}},
-			map[string]any{"op": "act", "request": map[string]any{"action": "type", "target": map[string]any{"role": "textbox", "name": "Username"}, "text": "ada"},
-				"when": map[string]any{"kind": "count", "value": "1", "target": map[string]any{"role": "button", "name": "Sign in"}}},
-			map[string]any{"op": "assert", "request": map[string]any{"kind": "value", "value": "ada", "target": map[string]any{"role": "textbox", "name": "Username"}, "wait": "none"}},
-			// not: the title is "Sign in", so "not title Sign in" does not hold.
-			map[string]any{"op": "act", "request": forgot, "when": map[string]any{"kind": "title", "value": "Sign in", "not": true}},
-			map[string]any{"op": "assert", "request": map[string]any{"kind": "url", "value": "/form", "wait": "none"}},
-		},
-	})
-	opened := 0
-	rep := Run(context.Background(), l, countingEnv(t, &opened))
+	rep := runOnFixtureForm(t,
+		map[string]any{"op": "act", "request": forgot, "when": map[string]any{"kind": "title", "value": "Not this page"}},
+		map[string]any{"op": "assert", "request": map[string]any{"kind": "url", "value": "/form", "wait": "none"}},
+		map[string]any{"op": "act", "request": map[string]any{"action": "type", "target": map[string]any{"role": "textbox", "name": "Username"}, "text": "ada"},
+			"when": map[string]any{"kind": "count", "value": "1", "target": map[string]any{"role": "button", "name": "Sign in"}}},
+		map[string]any{"op": "assert", "request": map[string]any{"kind": "value", "value": "ada", "target": map[string]any{"role": "textbox", "name": "Username"}, "wait": "none"}},
+		// not: the title is "Sign in", so "not title Sign in" does not hold.
+		map[string]any{"op": "act", "request": forgot, "when": map[string]any{"kind": "title", "value": "Sign in", "not": true}},
+		map[string]any{"op": "assert", "request": map[string]any{"kind": "url", "value": "/form", "wait": "none"}},
+	)
 	if rep.Status != StatusPassed {
-		t.Fatalf("status %s, error %+v, operations %+v", rep.Status, rep.Error, rep.Operations)
+		for _, op := range rep.Operations {
+			t.Logf("operations[%d] %s %s %q %v", op.Index, op.Op, op.Status, op.SkipReason, op.Error)
+		}
+		t.Fatalf("status %s, error %v", rep.Status, rep.Error)
 	}
 	for i, want := range []string{StatusPassed, StatusSkipped, StatusPassed, StatusPassed, StatusPassed, StatusSkipped, StatusPassed} {
 		op := rep.Operations[i]
@@ -59,18 +64,8 @@ func TestWhenRunsOrSkips(t *testing.T) {
 // fact (a value of an element that is not there) fails the operation with that error; nothing
 // is skipped silently.
 func TestWhenLookFailureFailsTheOperation(t *testing.T) {
-	site := runtimetest.Fixture()
-	defer site.Close()
-	l := load(t, map[string]any{
-		"version": 1, "id": "when-fails",
-		"fixture": map[string]any{"baseUrl": site.URL},
-		"operations": []any{
-			map[string]any{"op": "navigate", "request": map[string]any{"url": "/form"}},
-			map[string]any{"op": "read", "when": map[string]any{"kind": "value", "value": "x", "target": map[string]any{"role": "textbox", "name": "No such field"}}},
-		},
-	})
-	opened := 0
-	rep := Run(context.Background(), l, countingEnv(t, &opened))
+	rep := runOnFixtureForm(t,
+		map[string]any{"op": "read", "when": map[string]any{"kind": "value", "value": "x", "target": map[string]any{"role": "textbox", "name": "No such field"}}})
 	op := rep.Operations[1]
 	if rep.Status != StatusFailed || op.Status != StatusFailed || op.SkipReason != "" || op.Error == nil || op.Error.Code != transport.CodeElementNotFound {
 		t.Fatalf("status %s; operation %+v error %+v", rep.Status, op, op.Error)
