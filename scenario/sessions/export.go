@@ -188,7 +188,7 @@ func warnings(startURL string, kept []*Entry) []string {
 	prev := startURL
 	for _, e := range kept {
 		x := decodeExported(e.Export)
-		if prev != "" && e.URLBefore != "" && e.URLBefore != prev {
+		if prev != "" && e.URLBefore != "" && !samePage(e.URLBefore, prev) {
 			out = append(out, fmt.Sprintf("history operation %d started on %s, not on %s where the exported operations before it left the page: it was reached outside them (an operation left out or failed, or a person in the browser), so a replay may be elsewhere",
 				e.Index, pageOf(e.URLBefore), pageOf(prev)))
 		}
@@ -220,15 +220,37 @@ func targetOf(x exported) *transport.Target {
 	return x.Step.Target
 }
 
-// pageOf is a URL as a warning shows it: origin and path, never the query or fragment (they
-// may hold tokens).
+// samePage: a and b are one page as a browser reports it: the origin as the origin policy
+// compares it (so a default port makes no difference), an empty path as "/" ("http://a.test"
+// is at "http://a.test/"), the query, and not the fragment.
+func samePage(a, b string) bool { return pageKey(a) == pageKey(b) }
+
+func pageKey(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	u.Fragment, u.RawFragment = "", ""
+	origin := policy.OriginOf(raw)
+	if origin == "" {
+		return u.String() // about:blank, data:, file:
+	}
+	path := u.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	return origin + path + "?" + u.RawQuery
+}
+
+// pageOf is a URL as a warning shows it: origin and path, never credentials, the query or the
+// fragment (they may hold tokens).
 func pageOf(raw string) string {
 	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "" {
-		return "a page"
+	if origin := policy.OriginOf(raw); err == nil && origin != "" {
+		return origin + u.EscapedPath()
 	}
-	if u.Host == "" {
-		return u.Scheme + ":" + u.Opaque // about:blank
+	if err == nil && u.Scheme == "about" {
+		return "about:" + u.Opaque
 	}
-	return u.Scheme + "://" + u.Host + u.EscapedPath()
+	return "a page" // data: and file: URLs may hold anything
 }

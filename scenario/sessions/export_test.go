@@ -182,6 +182,9 @@ func TestExportSkipThatBreaksAReference(t *testing.T) {
 	exportErr(t, rec, entries, ExportOptions{Skip: []int{0}}, CodeExportInvalid,
 		`history operation 2 (exported as operations[2]): operations[2].request.tab.operation.id: no operation has id "tabs"`,
 		`history operation 0, which has id "tabs", was left out with --skip`)
+	// The session's URL is the leading navigate's.
+	exportErr(t, record("http://ada:pw@example.test/"), entries, ExportOptions{}, CodeExportInvalid,
+		"the leading navigate (exported as operations[0]): operations[0].request.url: a URL must not carry credentials")
 	// A refusal unrelated to --skip names only where it is.
 	bad := done(1, `{"op":"read","when":{"kind":"html","value":"x"}}`, site)
 	exportErr(t, record(""), []Entry{bad}, ExportOptions{}, CodeExportInvalid, "history operation 1 (exported as operations[0]): operations[0].when.kind: expected one of")
@@ -207,6 +210,11 @@ func TestExportWarnings(t *testing.T) {
 		{"first op not on the session's URL", form, []Entry{done(0, typeUser, site+"/about")},
 			[]string{"history operation 0 started on " + site + "/about, not on " + site + "/form"}},
 		{"no URL, nothing to compare the first with", "", []Entry{done(0, typeUser, site+"/about")}, nil},
+		{"the URL as the browser writes it", "HTTP://example.test:80#top", []Entry{done(0, `{"op":"read"}`, "http://example.test/")}, nil},
+		{"another query", site + "/list?page=1", []Entry{done(0, `{"op":"read"}`, site + "/list?page=2&token=T0PS3CRET")},
+			[]string{"history operation 0 started on " + site + "/list, not on " + site + "/list"}},
+		{"credentials never shown", "http://example.test/a", []Entry{done(0, `{"op":"read"}`, "http://ada:T0PS3CRET@example.test/b"), done(1, `{"op":"read"}`, "about:blank")},
+			[]string{"history operation 0 started on http://example.test/b, not on http://example.test/a", "history operation 1 started on about:blank, not on http://example.test/b"}},
 		{"a failed operation moved the page", form, []Entry{done(0, typeUser, form), {Index: 1, Status: StatusFailed, URLBefore: form, URLAfter: welcome}, done(2, `{"op":"read"}`, welcome)},
 			[]string{"history operation 2 started on " + site + "/welcome, not on " + site + "/form"}},
 		{"an exported operation moved the page", form, []Entry{moved, done(2, `{"op":"read"}`, welcome)},
