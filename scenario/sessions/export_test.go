@@ -211,7 +211,7 @@ func TestExportWarnings(t *testing.T) {
 			[]string{"history operation 0 started on " + site + "/about, not on " + site + "/form"}},
 		{"no URL, nothing to compare the first with", "", []Entry{done(0, typeUser, site+"/about")}, nil},
 		{"the URL as the browser writes it", "HTTP://example.test:80#top", []Entry{done(0, `{"op":"read"}`, "http://example.test/")}, nil},
-		{"another query", site + "/list?page=1", []Entry{done(0, `{"op":"read"}`, site + "/list?page=2&token=T0PS3CRET")},
+		{"another query", site + "/list?page=1", []Entry{done(0, `{"op":"read"}`, site+"/list?page=2&token=T0PS3CRET")},
 			[]string{"history operation 0 started on " + site + "/list, not on " + site + "/list"}},
 		{"credentials never shown", "http://example.test/a", []Entry{done(0, `{"op":"read"}`, "http://ada:T0PS3CRET@example.test/b"), done(1, `{"op":"read"}`, "about:blank")},
 			[]string{"history operation 0 started on http://example.test/b, not on http://example.test/a", "history operation 1 started on about:blank, not on http://example.test/b"}},
