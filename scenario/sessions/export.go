@@ -189,8 +189,12 @@ func warnings(startURL string, kept []*Entry) []string {
 	for _, e := range kept {
 		x := decodeExported(e.Export)
 		if prev != "" && e.URLBefore != "" && !samePage(e.URLBefore, prev) {
+			at, was := pageOf(e.URLBefore), pageOf(prev)
+			if at == was {
+				at += " with another query" // the query itself is not shown
+			}
 			out = append(out, fmt.Sprintf("history operation %d started on %s, not on %s where the exported operations before it left the page: it was reached outside them (an operation left out or failed, or a person in the browser), so a replay may be elsewhere",
-				e.Index, pageOf(e.URLBefore), pageOf(prev)))
+				e.Index, at, was))
 		}
 		if e.URLAfter != "" {
 			prev = e.URLAfter

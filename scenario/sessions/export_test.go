@@ -212,7 +212,7 @@ func TestExportWarnings(t *testing.T) {
 		{"no URL, nothing to compare the first with", "", []Entry{done(0, typeUser, site+"/about")}, nil},
 		{"the URL as the browser writes it", "HTTP://example.test:80#top", []Entry{done(0, `{"op":"read"}`, "http://example.test/")}, nil},
 		{"another query", site + "/list?page=1", []Entry{done(0, `{"op":"read"}`, site+"/list?page=2&token=T0PS3CRET")},
-			[]string{"history operation 0 started on " + site + "/list, not on " + site + "/list"}},
+			[]string{"history operation 0 started on " + site + "/list with another query, not on " + site + "/list where"}},
 		{"credentials never shown", "http://example.test/a", []Entry{done(0, `{"op":"read"}`, "http://ada:T0PS3CRET@example.test/b"), done(1, `{"op":"read"}`, "about:blank")},
 			[]string{"history operation 0 started on http://example.test/b, not on http://example.test/a", "history operation 1 started on about:blank, not on http://example.test/b"}},
 		{"a failed operation moved the page", form, []Entry{done(0, typeUser, form), {Index: 1, Status: StatusFailed, URLBefore: form, URLAfter: welcome}, done(2, `{"op":"read"}`, welcome)},
