@@ -95,6 +95,12 @@ func LoadWith(path string, o Overrides) (*Loaded, error) {
 // Includes and upload paths resolve against the working directory.
 func Parse(data []byte) (*Loaded, error) { return parse(data, Overrides{}, sourceOf("scenario.json")) }
 
+// ParseIn is Parse for bytes that will be the file name in dir (a session's export, validated
+// before it is written): includes and upload paths resolve against dir.
+func ParseIn(data []byte, dir, name string) (*Loaded, error) {
+	return parse(data, Overrides{}, sourceOf(filepath.Join(dir, name)))
+}
+
 func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 	if len(data) > budgets.ScenarioFileSize {
 		return nil, fail("", fmt.Sprintf("file larger than %d bytes", budgets.ScenarioFileSize))

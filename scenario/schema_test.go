@@ -111,15 +111,20 @@ func TestSchemaExistsOnce(t *testing.T) {
 func TestSchemaOpEnumMatchesTable(t *testing.T) {
 	var doc struct {
 		Defs map[string]struct {
-			Properties map[string]struct {
-				Enum []string `json:"enum"`
-			} `json:"properties"`
+			// A property may be false (not allowed), so each is decoded on its own.
+			Properties map[string]json.RawMessage `json:"properties"`
 		} `json:"$defs"`
 	}
 	if err := json.Unmarshal(scenario.SchemaJSON, &doc); err != nil {
 		t.Fatal(err)
 	}
-	enum := doc.Defs["operation"].Properties["op"].Enum
+	var opProp struct {
+		Enum []string `json:"enum"`
+	}
+	if err := json.Unmarshal(doc.Defs["operation"].Properties["op"], &opProp); err != nil {
+		t.Fatal(err)
+	}
+	enum := opProp.Enum
 	want := []string{scenario.OpStep}
 	for _, s := range transport.Ops() {
 		if s.InFiles {
@@ -293,6 +298,16 @@ func TestSchemaAndGoRejectInvalid(t *testing.T) {
 		{"step promptText without dialog", doc(`{"op":"step","step":{"instruction":"Go","action":"click","promptText":"x","postcondition":{"kind":"text","value":"x"}}}`)},
 		{"text number", doc(`{"op":"act","request":{"action":"type","target":{"ref":"e1"},"text":5}}`)},
 		{"assert bad kind", doc(`{"op":"assert","request":{"kind":"html","value":"x"}}`)},
+		{"when bad kind", doc(`{"op":"read","when":{"kind":"html","value":"x"}}`)},
+		{"when without value", doc(`{"op":"read","when":{"kind":"title"}}`)},
+		{"when with a tab", doc(`{"op":"read","when":{"tab":{"source":"initial","target":"selected"},"kind":"title","value":"x"}}`)},
+		{"when with wait", doc(`{"op":"read","when":{"kind":"title","value":"x","wait":"none"}}`)},
+		{"when with timeoutMs", doc(`{"op":"read","when":{"kind":"title","value":"x","timeoutMs":0}}`)},
+		{"when with an unknown field", doc(`{"op":"read","when":{"kind":"title","value":"x","extra":1}}`)},
+		{"when checked of maybe", doc(`{"op":"read","when":{"kind":"checked","value":"maybe","target":{"role":"checkbox","name":"A"}}}`)},
+		{"when value without a target", doc(`{"op":"read","when":{"kind":"value","value":"x"}}`)},
+		{"when title with a target", doc(`{"op":"read","when":{"kind":"title","value":"x","target":{"role":"button","name":"A"}}}`)},
+		{"when as a string", doc(`{"op":"read","when":"title"}`)},
 		{"assert bad wait", doc(`{"op":"assert","request":{"kind":"title","value":"x","wait":"forever"}}`)},
 		{"assert empty value", doc(`{"op":"assert","request":{"kind":"textContains","value":""}}`)},
 		{"assert without value", doc(`{"op":"assert","request":{"kind":"title"}}`)},
@@ -426,7 +441,7 @@ const allOps = `{
   "redaction": {"rules": [{"role": "textbox", "name": "Card number"}, {"label": "CVV"}]},
   "operations": [
     {"id": "home", "op": "navigate", "request": {"url": "form?x=1"}},
-    {"id": "reload", "op": "reload"},
+    {"id": "reload", "op": "reload", "when": {"kind": "url", "value": "form?x=1", "not": true}},
     {"id": "look", "op": "observe", "request": {"maxNodes": 5000, "maxDepth": 64, "maxTextChars": 100000}},
     {"id": "narrow", "op": "narrowOriginPolicy", "request": {"origins": ["http://127.0.0.1:4310"]}},
     {"id": "read", "op": "read", "context": {"operation": {"id": "narrow"}}},
@@ -434,7 +449,7 @@ const allOps = `{
     {"id": "user", "op": "act", "request": {"action": "type", "target": {"role": "textbox", "name": "Username", "exact": false}, "text": "ada"}},
     {"id": "pass", "op": "act", "request": {"action": "type", "target": {"ref": "e12"}, "text": {"env": "FB_PASSWORD"}}},
     {"op": "act", "request": {"action": "select", "target": {"role": "combobox", "name": "Country"}, "option": "Denmark"}},
-    {"op": "act", "request": {"action": "check", "target": {"ref": "e3"}}},
+    {"op": "act", "request": {"action": "check", "target": {"ref": "e3"}}, "when": {"kind": "checked", "value": "false", "target": {"role": "checkbox", "name": "Terms"}}},
     {"op": "act", "request": {"action": "uncheck", "target": {"ref": "e3"}}},
     {"op": "act", "request": {"action": "press", "target": {"ref": "e3"}, "key": "Enter"}},
     {"op": "act", "request": {"action": "press", "target": {"ref": "e3"}, "key": "a"}},
@@ -446,7 +461,7 @@ const allOps = `{
     {"id": "pick", "op": "selectTab", "request": {"tab": {"source": "operation", "operation": {"id": "all"}, "result": "listedTab", "index": 31}}},
     {"op": "read", "request": {"tab": {"source": "operation", "operation": {"index": 18}, "result": "selectedTab"}}},
     {"op": "assert", "request": {"tab": {"source": "operation", "operation": {"id": "popup"}, "result": "popup"}, "kind": "title", "value": ""}},
-    {"op": "step", "step": {"instruction": "Continue", "action": "click", "postcondition": {"kind": "url", "value": "done"}}},
+    {"op": "step", "step": {"instruction": "Continue", "action": "click", "postcondition": {"kind": "url", "value": "done"}}, "when": {"kind": "textContains", "value": "Continue", "cell": {"table": {"role": "table", "name": "Steps"}, "row": "next", "column": "Action"}}},
     {"op": "step", "step": {"instruction": "Password", "action": "type", "target": {"ref": "e12"}, "text": {"env": "FB_PASSWORD"}, "postcondition": {"kind": "text", "value": "ok"}}},
     {"op": "step", "step": {"instruction": "Country", "action": "select", "option": "Denmark", "postcondition": {"kind": "title", "value": "Form"}}},
     {"op": "step", "step": {"instruction": "Search", "action": "press", "key": "Escape", "postcondition": {"kind": "origin", "value": "http://127.0.0.1:4310"}}},
@@ -458,6 +473,7 @@ func TestSchemaAndGoAcceptUnusualValid(t *testing.T) {
 	cases := []struct{ name, doc string }{
 		{"every op, step, narrowing, tab references, env text, redaction, hooks", allOps},
 		{"minimal", `{"version":1,"id":"x","operations":[{"op":"read"}]}`},
+		{"when null and when of every shape", doc(`{"op":"read","when":null},{"op":"act","request":{` + click + `},"when":{"kind":"count","value":"0","target":{"role":"button","name":"Go"},"not":false}},{"op":"read","when":{"kind":"title","value":""}},{"op":"navigate","request":{"url":"/"},"when":{"kind":"url","value":"/login","not":true}},{"op":"read","when":{"kind":"pageClass","value":"login"}}`)},
 		{"nulls where Go takes null as absent", `{"version":1,"id":"x","fixture":null,"hooks":null,"budgets":null,"allowedOrigins":null,"egress":null,"redaction":null,
 			"operations":[{"op":"read","context":null,"request":{"tab":null}},{"op":"listTabs","request":{"select":null}},{"op":"waitPopup","request":{"opener":null}},
 			{"op":"act","request":{"action":"click","target":{"ref":"e1","exact":null},"text":null,"files":null}},

@@ -25,7 +25,11 @@ func systemOut(s *scenario.ScenarioReport) string {
 	}
 	for i := range s.Operations {
 		op := &s.Operations[i]
-		fmt.Fprintf(&b, "operations[%d] %s %s %dms\n", op.Index, opName(op), op.Status, op.DurationMs)
+		fmt.Fprintf(&b, "operations[%d] %s %s %dms", op.Index, opName(op), op.Status, op.DurationMs)
+		if op.SkipReason != "" { // reached and skipped: its when did not hold
+			fmt.Fprintf(&b, " (%s)", op.SkipReason)
+		}
+		b.WriteByte('\n')
 	}
 	return b.String()
 }

@@ -62,19 +62,21 @@ type attemptView struct {
 }
 
 type opView struct {
-	Index    int
-	ID       string
-	Op       string
-	Target   string
-	Value    string
-	HTTP     int // a navigate's or reload's document status
-	Status   string
-	Duration string
-	Posture  string
-	Blocked  []transport.Blocked
-	Dialogs  []transport.Dialog
-	Error    *errorView
-	Evidence *evidenceView
+	Index  int
+	ID     string
+	Op     string
+	Target string
+	Value  string
+	HTTP   int // a navigate's or reload's document status
+	Status string
+	// SkipReason says why an operation that was reached was skipped (its when did not hold).
+	SkipReason string
+	Duration   string
+	Posture    string
+	Blocked    []transport.Blocked
+	Dialogs    []transport.Dialog
+	Error      *errorView
+	Evidence   *evidenceView
 	// Expected is what a failed assertion expected (its kind and value), shown beside the
 	// error message, which says what was found.
 	Expected string
@@ -133,7 +135,7 @@ func buildPage(rep *scenario.Report, artifactsDir string) pageView {
 func opViewOf(op scenario.OperationReport, artifactsDir string) opView {
 	ov := opView{
 		Index: op.Index, ID: op.ID, Op: op.Op, Target: op.Target, Value: op.Value, HTTP: op.HTTPStatus,
-		Status: op.Status, Duration: formatMs(op.DurationMs),
+		Status: op.Status, SkipReason: op.SkipReason, Duration: formatMs(op.DurationMs),
 		Posture: string(op.Posture), Blocked: op.Blocked, Dialogs: op.Dialogs, Error: errorOf(op.Error),
 	}
 	if op.Error != nil {
