@@ -53,6 +53,9 @@ func (h *Host) export(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	for i, w := range res.Warnings {
+		res.Warnings[i] = h.secrets.Scrub(w)
+	}
 	res.Scenario = file
 	return res, nil
 }

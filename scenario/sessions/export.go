@@ -113,9 +113,9 @@ func Export(rec Record, entries []Entry, opts ExportOptions) (*Exported, error) 
 		return nil, Errorf(CodeFailed, "encode the scenario file: %v", err)
 	}
 	if _, err := scenario.ParseIn(data, rec.Options.Dir, id+".json"); err != nil {
-		return nil, refusal(err, from, history, skip)
+		return nil, exportRefusal(err, from, history, skip)
 	}
-	return &Exported{File: append(data, '\n'), Operations: len(f.Operations), Warnings: warnings(rec.Options.URL, kept)}, nil
+	return &Exported{File: append(data, '\n'), Operations: len(f.Operations), Warnings: warnings(rec.startURL(), kept)}, nil
 }
 
 // marshal is indented JSON without HTML escaping (a URL's & stays &); json.RawMessage
@@ -133,10 +133,10 @@ func marshal(v any) ([]byte, error) {
 
 var opPath = regexp.MustCompile(`^operations\[(\d+)\]`)
 
-// refusal is export_invalid for a file scenario.Parse refused, naming the history operation
+// exportRefusal is export_invalid for a file scenario.Parse refused, naming the history operation
 // the refused entry came from and, when it names an id an operation left out with --skip
 // had, that operation.
-func refusal(err error, from []int, history []Entry, skip map[int]bool) error {
+func exportRefusal(err error, from []int, history []Entry, skip map[int]bool) error {
 	var ve *scenario.ValidationError
 	if !errors.As(err, &ve) {
 		return Errorf(CodeExportInvalid, "the exported file does not validate: %v", err)

@@ -285,3 +285,23 @@ func TestExportKeepsEnvReferences(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A first URL that redirects (/shop/ → /shop/login) is where the first operation starts:
+// no warning for it.
+func TestExportFirstEntryStartsWhereTheOpenLanded(t *testing.T) {
+	rec := Record{ID: "s-0000000a", Options: Options{URL: "http://127.0.0.1:9/shop/", AllowedOrigins: []string{"http://127.0.0.1:9"}},
+		LandedURL: "http://127.0.0.1:9/shop/login"}
+	entries := []Entry{{Index: 0, Status: StatusDone, Operation: json.RawMessage(`{"op":"read"}`), Export: json.RawMessage(`{"op":"read"}`),
+		URLBefore: "http://127.0.0.1:9/shop/login", URLAfter: "http://127.0.0.1:9/shop/login"}}
+	ex, err := Export(rec, entries, ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ex.Warnings) != 0 {
+		t.Fatalf("warnings %q; the first operation started where the open landed", ex.Warnings)
+	}
+	rec.LandedURL = ""
+	if ex, _ := Export(rec, entries, ExportOptions{}); len(ex.Warnings) != 1 {
+		t.Fatalf("without the landing URL: warnings %q, want the page-reached-outside warning", ex.Warnings)
+	}
+}

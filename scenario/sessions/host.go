@@ -134,6 +134,9 @@ func RunHost(ctx context.Context, cfg HostConfig) error {
 	rec, err = h.dir.Update(func(r *Record) {
 		r.State, r.HostPid, r.CDPURL, r.TempProfile = StateOpen, os.Getpid(), h.rt.DevToolsURL(), h.rt.ProfileDir()
 		r.URL, r.Title = h.page.URL, h.page.Title
+		if r.Options.URL != "" {
+			r.LandedURL = h.page.URL
+		}
 		r.IdleDeadline = h.now().Add(h.idle)
 	})
 	if err != nil {

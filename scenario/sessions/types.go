@@ -66,6 +66,9 @@ type Record struct {
 	// renews it.
 	IdleDeadline time.Time `json:"idleDeadline"`
 	Options      Options   `json:"options"`
+	// LandedURL is where the first URL led (after its redirects): where the first
+	// operation started, and where a replay's leading navigate lands.
+	LandedURL string `json:"landedUrl,omitempty"`
 	// URL and Title are the selected page's after the last command.
 	URL   string `json:"url,omitempty"`
 	Title string `json:"title,omitempty"`
@@ -110,4 +113,12 @@ type Entry struct {
 	URLBefore string    `json:"urlBefore,omitempty"`
 	URLAfter  string    `json:"urlAfter,omitempty"`
 	At        time.Time `json:"at"`
+}
+
+// startURL is the page the session's first operation started on.
+func (r Record) startURL() string {
+	if r.LandedURL != "" {
+		return r.LandedURL
+	}
+	return r.Options.URL
 }
