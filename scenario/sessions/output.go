@@ -38,6 +38,10 @@ func AsError(err error) *ErrorBody {
 		b := re.body
 		return &b
 	}
+	var se *Error
+	if errors.As(err, &se) {
+		return &ErrorBody{Code: se.Code(), Message: se.Message}
+	}
 	var c coded
 	if errors.As(err, &c) {
 		return &ErrorBody{Code: c.Code(), Message: c.Error()}
