@@ -134,6 +134,10 @@ func startHost(ctx context.Context, st *state, store *sessions.Store, o sessions
 	if err != nil {
 		return nil, sessions.Errorf(sessions.CodeFailed, "the session directory could not be created: %s", err)
 	}
+	if n := len(d.SocketPath()); n > maxSocketPath {
+		_ = d.Remove()
+		return nil, sessions.Errorf(sessions.CodeInvalidInput, "the state directory %s is too deep for the session's socket (%d bytes; unix sockets take at most %d): set FASTBROWSER_STATE_DIR to a shorter path", store.Root(), n, maxSocketPath)
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		_ = d.Remove()
@@ -210,6 +214,10 @@ func startHost(ctx context.Context, st *state, store *sessions.Store, o sessions
 		return fail(sessions.Errorf(sessions.CodeFailed, "interrupted while the session opened"))
 	}
 }
+
+// maxSocketPath is the longest unix socket path Linux takes (sun_path is 108 bytes with
+// its terminating NUL).
+const maxSocketPath = 107
 
 func waitOrTimeout(done <-chan struct{}, d time.Duration) <-chan struct{} {
 	out := make(chan struct{})
