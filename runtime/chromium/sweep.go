@@ -72,9 +72,6 @@ func staleEntry(path string, e fs.DirEntry, host string, now time.Time) bool {
 	return singletonStale(path, fi, now)
 }
 
-// profilePrefix is profilePattern without its random part.
-var profilePrefix = strings.TrimSuffix(profilePattern, "*")
-
 // isLive reports whether this process launched the browser of profile and has not torn it down.
 func isLive(profile string) bool {
 	live.Lock()
