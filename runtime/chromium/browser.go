@@ -46,7 +46,13 @@ func (b *Browser) Done() <-chan struct{} { return b.proc.Done() }
 // is idempotent and safe for concurrent use; every call returns the first call's result.
 func (b *Browser) Close() error {
 	b.closeOnce.Do(func() {
-		b.closeErr = b.teardown(func() error { return b.proc.Stop(budgets.ProcessStopGrace().Default) })
+		grace := budgets.ProcessStopGrace().Default
+		b.closeErr = b.teardown(func() error {
+			if !b.temporary {
+				b.quit(grace) // its data is written before the group is stopped
+			}
+			return b.proc.Stop(grace)
+		})
 	})
 	return b.closeErr
 }
