@@ -205,6 +205,12 @@ func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer resp.Body.Close()
+	if p.up != nil && resp.StatusCode == http.StatusProxyAuthRequired {
+		// The upstream proxy's own challenge: passed on, it would ask the browser for
+		// credentials to this proxy.
+		http.Error(w, "fastbrowser: the upstream proxy refused the request", http.StatusBadGateway)
+		return
+	}
 	stripHopByHop(resp.Header)
 	h := w.Header()
 	for k, vs := range resp.Header {
