@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/runtime"
@@ -56,10 +57,14 @@ func tempProfiles(t *testing.T) map[string]bool {
 func TestProfilePersists(t *testing.T) {
 	site := keepSite()
 	defer site.Close()
+	// The upstream proxy sees whether the default context's traffic goes through the
+	// egress proxy, which only the browser's command line can set.
+	up := runtimetest.NewUpstream()
+	defer up.Close()
 	dir := filepath.Join(t.TempDir(), "profile") // missing: the launch creates it
 	before := tempProfiles(t)
 	open := func() *runtime.Runtime {
-		return runtimetest.OpenWith(t, runtime.Options{Profile: dir, AllowedOrigins: []string{site.URL}})
+		return runtimetest.OpenWith(t, runtime.Options{Profile: dir, AllowedOrigins: []string{site.URL}, UpstreamProxy: up.URL})
 	}
 
 	rt := open()
@@ -72,6 +77,9 @@ func TestProfilePersists(t *testing.T) {
 	}
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/set"}); err != nil {
 		t.Fatal(err)
+	}
+	if got := up.Seen(); len(got) == 0 || got[len(got)-1].Target != site.URL+"/set" {
+		t.Fatalf("the page did not go through the egress proxy to the upstream: %+v", got)
 	}
 	if err := rt.Close(); err != nil {
 		t.Fatal(err)
@@ -161,5 +169,24 @@ func TestProfileRefused(t *testing.T) {
 				t.Fatalf("got %v, want invalid_request on profile saying %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestProfileAfterKill: a session whose browser was killed (as when its process dies)
+// leaves the profile usable: the next session over it opens and keeps working.
+func TestProfileAfterKill(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	site := keepSite()
+	defer site.Close()
+	rt := runtimetest.OpenWith(t, runtime.Options{Profile: dir})
+	if err := syscall.Kill(rt.BrowserPid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-rt.BrowserDone()
+	_ = rt.Close() // the dead browser's own teardown
+	rt = runtimetest.OpenWith(t, runtime.Options{Profile: dir})
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/get"}); err != nil {
+		t.Fatalf("a session over the profile of a killed browser: %v", err)
 	}
 }
