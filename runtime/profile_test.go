@@ -158,17 +158,7 @@ func TestProfileRefused(t *testing.T) {
 		{"relative", runtime.Options{Profile: "profile"}, "expected an absolute directory path"},
 		{"file", runtime.Options{Profile: file}, "expected a directory"},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			rt, err := runtime.Open(bg, tt.opts)
-			if err == nil {
-				_ = rt.Close()
-				t.Fatal("opened")
-			}
-			var oe *transport.OperationError
-			if !errors.As(err, &oe) || oe.Code != transport.CodeInvalidRequest || oe.Path != "profile" || !strings.Contains(oe.Message, tt.want) {
-				t.Fatalf("got %v, want invalid_request on profile saying %q", err, tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { openInvalid(t, tt.opts, "profile", tt.want) })
 	}
 }
 
@@ -189,4 +179,20 @@ func TestProfileAfterKill(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/get"}); err != nil {
 		t.Fatalf("a session over the profile of a killed browser: %v", err)
 	}
+}
+
+// openInvalid opens a session with opts, which must be refused invalid_request on path with
+// a message containing want; it returns the error.
+func openInvalid(t *testing.T, opts runtime.Options, path, want string) error {
+	t.Helper()
+	rt, err := runtime.Open(bg, opts)
+	if err == nil {
+		_ = rt.Close()
+		t.Fatal("opened")
+	}
+	var oe *transport.OperationError
+	if !errors.As(err, &oe) || oe.Code != transport.CodeInvalidRequest || oe.Path != path || !strings.Contains(oe.Message, want) {
+		t.Fatalf("got %v, want invalid_request on %s saying %q", err, path, want)
+	}
+	return err
 }

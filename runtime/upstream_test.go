@@ -1,40 +1,20 @@
 package runtime_test
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/scenarios/fixture"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 const upstreamPassword = "s3cret-upstream-pw"
-
-// logBuffer is a session's Log, written by Chromium's and the worker's drains at once.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // noPassword fails the test when any text (errors, results as JSON, the log) carries the
 // upstream proxy's password.
@@ -73,7 +53,7 @@ func TestUpstreamProxySession(t *testing.T) {
 	defer srv.Close()
 	up := runtimetest.NewUpstream()
 	defer up.Close()
-	var log logBuffer
+	var log proctest.SyncBuffer
 	rt := runtimetest.OpenWith(t, runtime.Options{AllowedOrigins: []string{site.URL}, Log: &log,
 		UpstreamProxy: "http://fb:" + upstreamPassword + "@" + up.Listener.Addr().String()})
 
@@ -124,7 +104,7 @@ func TestUpstreamProxyRefusing(t *testing.T) {
 	up := runtimetest.NewUpstream()
 	up.Refuse = true
 	defer up.Close()
-	var log logBuffer
+	var log proctest.SyncBuffer
 	rt := runtimetest.OpenWith(t, runtime.Options{AllowedOrigins: []string{site.URL}, Log: &log,
 		UpstreamProxy: "http://fb:" + upstreamPassword + "@" + up.Listener.Addr().String()})
 	nav, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/about"})
@@ -165,16 +145,7 @@ func TestUpstreamProxyInvalid(t *testing.T) {
 		{"edge proxy off", runtime.Options{UpstreamProxy: "http://fb:" + pw + "@proxy.example:3128", EdgeProxy: runtime.EdgeProxyOff}, "needs the egress proxy"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			rt, err := runtime.Open(bg, tt.opts)
-			if err == nil {
-				_ = rt.Close()
-				t.Fatal("opened")
-			}
-			var oe *transport.OperationError
-			if !errors.As(err, &oe) || oe.Code != transport.CodeInvalidRequest || oe.Path != "upstreamProxy" || !strings.Contains(oe.Message, tt.want) {
-				t.Fatalf("got %v, want invalid_request on upstreamProxy saying %q", err, tt.want)
-			}
-			noPassword(t, "the error", err)
+			noPassword(t, "the error", openInvalid(t, tt.opts, "upstreamProxy", tt.want))
 		})
 	}
 }

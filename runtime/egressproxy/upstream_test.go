@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -175,44 +174,20 @@ func TestUpstreamFailureKeepsCredentials(t *testing.T) {
 	}
 }
 
-// silentUpstream is a proxy that accepts connections and then hangs up at once (hangup) or
-// reads and never answers; it returns its host:port.
+// silentUpstream is a proxy that takes each request and then hangs up at once (hangup) or
+// never answers; it returns its host:port.
 func silentUpstream(t *testing.T, hangup bool) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var conns []net.Conn
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			if hangup {
+	done := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hangup {
+			if c, _, err := http.NewResponseController(w).Hijack(); err == nil {
 				_ = c.Close()
-				continue
 			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-			wg.Add(1)
-			go func() { defer wg.Done(); _, _ = io.Copy(io.Discard, c) }()
+			return
 		}
-	}()
-	t.Cleanup(func() {
-		_ = ln.Close()
-		mu.Lock()
-		for _, c := range conns {
-			_ = c.Close()
-		}
-		mu.Unlock()
-		wg.Wait()
-	})
-	return ln.Addr().String()
+		<-done
+	}))
+	t.Cleanup(func() { close(done); srv.Close() })
+	return srv.Listener.Addr().String()
 }
