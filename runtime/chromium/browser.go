@@ -42,8 +42,10 @@ func (b *Browser) Pid() int { return b.proc.Pid() }
 func (b *Browser) Done() <-chan struct{} { return b.proc.Done() }
 
 // Close stops the browser's process group (SIGTERM, then SIGKILL after
-// budgets.ProcessStopGrace().Default) and removes a temporary profile once the browser is reaped. It
-// is idempotent and safe for concurrent use; every call returns the first call's result.
+// budgets.ProcessStopGrace().Default) and removes a temporary profile once the browser is
+// reaped. A browser on a persistent profile is first asked to close (quit, within the same
+// grace again), so its data is written. It is idempotent and safe for concurrent use; every
+// call returns the first call's result.
 func (b *Browser) Close() error {
 	b.closeOnce.Do(func() {
 		grace := budgets.ProcessStopGrace().Default

@@ -3,7 +3,8 @@
 // HTTP in absolute form, CONNECT tunnels (https, and ws:// and wss://, which Chromium
 // tunnels through CONNECT whenever a proxy is set) and absolute-form WebSocket upgrades.
 // It is defence in depth behind in-browser CDP interception: traffic interception cannot
-// see (WebSocket handshakes, a popup's first request) still cannot leave.
+// see (WebSocket handshakes, a popup's first request) still cannot leave. What it admits it
+// dials directly, or through an upstream HTTP proxy (Options.Upstream, upstream.go).
 //
 // The proxy never logs request paths, queries, headers or bodies; the only thing it keeps
 // about traffic is the origins it refused.
