@@ -34,7 +34,8 @@ const (
 
 // The egress proxy's network timeouts (runtime/egressproxy).
 const (
-	// ProxyDial bounds one connection to an allowed destination, and its TLS handshake.
+	// ProxyDial bounds one connection to an allowed destination, and its TLS handshake;
+	// through an upstream proxy, the dial to it and its answer to CONNECT together.
 	ProxyDial = 5 * time.Second
 	// ProxyResponseHeader bounds the wait for a destination's response headers.
 	ProxyResponseHeader = 30 * time.Second

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
+	"github.com/fastbrowser/fastbrowser/runtime/egressproxy"
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -152,12 +153,17 @@ func (a *Allocator) Close() error {
 }
 
 // ownAllocator is the browser of a session opened without an Allocator: attached at
-// opts.CDPURL, or launched for the session alone (WebRTC's UDP on only where webrtcUDP says).
-func ownAllocator(base policy.Policy, opts Options) *Allocator {
+// opts.CDPURL, or launched for the session alone (WebRTC's UDP on only where webrtcUDP says;
+// over opts.Profile behind px, the proxy started first for it, when there is one).
+func ownAllocator(base policy.Policy, opts Options, px *egressproxy.Proxy) *Allocator {
 	if opts.CDPURL != "" {
 		return NewAttachAllocator(opts.CDPURL)
 	}
-	return NewLaunchAllocator(LaunchOptions(opts, webrtcUDP(base, opts)))
+	launch := LaunchOptions(opts, webrtcUDP(base, opts))
+	if opts.Profile != "" {
+		launch = withProfile(launch, opts.Profile, px)
+	}
+	return NewLaunchAllocator(launch)
 }
 
 // LaunchOptions is how a browser for sessions with opts is launched (its executable, window

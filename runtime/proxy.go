@@ -11,22 +11,30 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// startProxy starts the session's egress proxy when the browser at cdpURL can reach a
-// loopback proxy (it was launched here, or attached on this machine). A remote browser keeps
-// in-browser enforcement only, and the session says so (Enforcement).
+// startProxy starts the session's egress proxy when the browser can reach a loopback proxy
+// (loopback: it was launched here, or attached on this machine). A remote browser keeps
+// in-browser enforcement only, and the session says so (Enforcement). With an upstream
+// proxy (Options.UpstreamProxy) the egress proxy dials through it.
 //
 // The proxy admits what the policy in force admits (edge): the effective policy of the
 // latest call, which stays until the next call, like the worker's. A "*" base goes through
 // it too: a narrowing context then holds at the edge as well, which is what catches a
 // popup's first request (interception attaches to a popup only when Chromium announces it).
-// The exception is a "*" base on a machine whose environment names an upstream proxy: our
-// proxy dials directly, so it would cut such a session off from everything it may reach.
-func startProxy(base policy.Policy, opts Options, cdpURL string, edge *atomic.Pointer[policy.Policy]) (*egressproxy.Proxy, error) {
-	if opts.EdgeProxy == EdgeProxyOff || !loopbackEndpoint(cdpURL) || (base.IsAny() && upstreamProxyConfigured()) {
+// The exception is a "*" base on a machine whose environment names an upstream proxy and
+// no Options.UpstreamProxy: our proxy would dial directly, so it would cut such a session
+// off from everything it may reach. Given an UpstreamProxy the egress proxy always runs (it
+// is what dials through it), and the environment's proxy is not used.
+func startProxy(base policy.Policy, opts Options, upstream *url.URL, loopback bool, edge *atomic.Pointer[policy.Policy]) (*egressproxy.Proxy, error) {
+	if opts.EdgeProxy == EdgeProxyOff || !loopback || (upstream == nil && base.IsAny() && upstreamProxyConfigured()) {
 		return nil, nil
 	}
 	edge.Store(&base)
-	return egressproxy.Start(func(origin string) bool { return edge.Load().AllowsOrigin(origin) })
+	return egressproxy.StartWith(func(origin string) bool { return edge.Load().AllowsOrigin(origin) }, egressproxy.Options{Upstream: upstream})
+}
+
+// proxyFailed is the session error for an egress proxy that could not be started.
+func proxyFailed(err error) error {
+	return transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "the egress proxy could not be started").WithCause(err)
 }
 
 // upstreamProxyConfigured reports whether the environment sends HTTP through a proxy.

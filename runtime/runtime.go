@@ -65,6 +65,17 @@ type Options struct {
 	// leaving in-browser enforcement alone. The default ("") routes a launched or loopback
 	// browser through it (see startProxy).
 	EdgeProxy string
+	// Profile is a persistent profile: the absolute path of a directory (created 0700 when
+	// missing) that the session's own launched browser uses as its user data directory, so
+	// cookies and storage outlast the session. Nothing ever removes it, and Chromium holds it
+	// exclusively (a second browser on it fails launch_failed). The session then runs in the
+	// browser's default context (profile.go). Not with CDPURL or an Allocator.
+	Profile string
+	// UpstreamProxy is an http:// proxy (http://[user:password@]host[:port]) the egress
+	// proxy dials every admitted destination through. The origin policy is enforced as
+	// before, ahead of it; the password is a secret (never in output). It needs the egress
+	// proxy: a launched or loopback browser, and EdgeProxy not off.
+	UpstreamProxy string
 	// OnBrowserCrash, when set, is called once, when the session first learns its browser
 	// died (a call failed browser_crashed). The session's Allocator hears of it too: an
 	// attached browser that is gone refuses later sessions at once.
@@ -135,32 +146,56 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 			return nil, transport.Invalid("", "viewport", "%s", err.Error())
 		}
 	}
+	if err := checkProfile(opts); err != nil {
+		return nil, err
+	}
 	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}, lookupEnv: opts.LookupEnv,
 		evidence: opts.Evidence, secrets: opts.Secrets, crash: crashNotice{notify: opts.OnBrowserCrash}}
 	if r.secrets == nil {
 		r.secrets = secrets.New()
 	}
-	r.alloc = opts.Allocator
-	if r.alloc == nil {
-		r.alloc, r.ownAlloc = ownAllocator(base, opts), true
-	}
-	cdpURL, launched, err := r.alloc.acquire(ctx, opts.OnRelaunch)
+	up, err := parseUpstream(opts, r)
 	if err != nil {
 		return nil, err
 	}
-	r.launched, r.cdpURL = launched, cdpURL
-	px, err := startProxy(base, opts, cdpURL, &r.edge)
-	if err != nil {
-		_ = r.Close()
-		return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "the egress proxy could not be started").WithCause(err)
+	r.alloc = opts.Allocator
+	if r.alloc == nil {
+		if opts.Profile != "" {
+			// The browser is launched behind the proxy (profile.go), so the proxy comes first.
+			if r.proxy, err = startProxy(base, opts, up, true, &r.edge); err != nil {
+				return nil, proxyFailed(err)
+			}
+		}
+		r.alloc, r.ownAlloc = ownAllocator(base, opts, r.proxy), true
 	}
-	r.proxy = px
+	cdpURL, launched, err := r.alloc.acquire(ctx, opts.OnRelaunch)
+	if err != nil {
+		if r.proxy != nil {
+			_ = r.proxy.Close()
+		}
+		return nil, err
+	}
+	r.launched, r.cdpURL = launched, cdpURL
+	if opts.Profile == "" {
+		if r.proxy, err = startProxy(base, opts, up, loopbackEndpoint(cdpURL), &r.edge); err != nil {
+			_ = r.Close()
+			return nil, proxyFailed(err)
+		}
+	}
+	px := r.proxy
+	if up != nil && px == nil {
+		_ = r.Close()
+		return nil, upstreamNeedsEdge()
+	}
 	if err := checkWebRTC(base, opts, cdpURL, px); err != nil {
 		_ = r.Close()
 		return nil, err
 	}
 	args := append([]string{}, opts.WorkerArgs...)
-	if px != nil {
+	switch {
+	case opts.Profile != "":
+		args = append(args, "--default-context") // its proxy is the browser's own (profile.go)
+	case px != nil:
 		args = append(args, "--proxy-server", px.URL())
 	}
 	args = append(args, "--cdp-url", cdpURL)

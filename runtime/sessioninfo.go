@@ -8,8 +8,9 @@ package runtime
 func (r *Runtime) DevToolsURL() string { return r.cdpURL }
 
 // ProfileDir is the temporary profile of the browser this session launched for itself ("":
-// attached, or a browser shared through an Allocator it does not own), so that whoever
-// finds the session's process killed can remove it.
+// attached, a browser shared through an Allocator it does not own, or a persistent profile,
+// Options.Profile, which is never removed), so that whoever finds the session's process
+// killed can remove it.
 func (r *Runtime) ProfileDir() string {
 	if r.launched == nil || !r.ownAlloc {
 		return ""

@@ -33,6 +33,11 @@ type Options struct {
 	In             io.Reader
 	Out            io.Writer
 	Log            *log.Logger // stderr; never page content or secrets
+	// DefaultContext runs the session in the browser's default context instead of a context
+	// of its own: a persistent profile keeps only that context's cookies and storage (a
+	// DevTools context is off the record). Its proxy is the browser's command line's, so
+	// ProxyServer does not apply, and the context is never disposed.
+	DefaultContext bool
 }
 
 var errTabGone = errors.New("tab is gone")
@@ -48,6 +53,8 @@ type Worker struct {
 	product   string
 	// proxyServer is the runtime's egress proxy for this context ("" for none).
 	proxyServer string
+	// defaultContext: the session runs in the browser's default context (Options).
+	defaultContext bool
 	// allowServiceWorkers lets pages register service workers (off by default: their
 	// fetches escape interception).
 	allowServiceWorkers bool
@@ -99,6 +106,7 @@ func Run(ctx context.Context, opts Options) error {
 	w.allowServiceWorkers = opts.ServiceWorkers == "allow"
 	w.allowWebRTC = opts.WebRTC == "allow"
 	w.proxyServer = opts.ProxyServer
+	w.defaultContext = opts.DefaultContext
 	w.viewport = opts.Viewport
 	setup, cancel := context.WithTimeout(ctx, budgets.WorkerReady().Default)
 	err := w.connect(setup, opts.CDPURL)
@@ -135,21 +143,9 @@ func (w *Worker) connect(ctx context.Context, cdpURL string) error {
 		return fmt.Errorf("the browser did not answer Browser.getVersion: %w", err)
 	}
 	w.product = v.Product
-	// disposeOnDetach: if this worker dies, Chromium disposes the context with it.
-	cargs := target.NewCreateBrowserContextArgs().SetDisposeOnDetach(true)
-	if w.proxyServer != "" {
-		// Everything the context sends goes through the runtime's egress proxy; loopback
-		// too ("<-loopback>"), which Chromium would otherwise send direct.
-		cargs.SetProxyServer(w.proxyServer).SetProxyBypassList("<-loopback>")
-	}
-	bctx, err := w.bc.Target.CreateBrowserContext(ctx, cargs)
+	created, err := w.firstTab(ctx)
 	if err != nil {
-		return fmt.Errorf("cannot create a browser context: %w", err)
-	}
-	w.contextID = bctx.BrowserContextID
-	created, err := w.bc.Target.CreateTarget(ctx, target.NewCreateTargetArgs("about:blank").SetBrowserContextID(w.contextID))
-	if err != nil {
-		return fmt.Errorf("cannot create the first tab: %w", err)
+		return err
 	}
 	t, err := w.attach(ctx, created.TargetID)
 	if err != nil {
@@ -254,7 +250,7 @@ func (w *Worker) teardown() {
 	for _, t := range tabs {
 		t.close()
 	}
-	if w.bc != nil && w.contextID != "" {
+	if w.bc != nil && w.contextID != "" && !w.defaultContext {
 		ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
 		if err := w.bc.Target.DisposeBrowserContext(ctx, target.NewDisposeBrowserContextArgs(w.contextID)); err != nil {
 			w.log.Printf("dispose browser context: %v", err)

@@ -14,6 +14,9 @@ type Browser struct {
 	proc    *process.Process
 	wsURL   string
 	profile string
+	// temporary: the profile is the launcher's own, removed once the browser is gone
+	// (false: Options.UserDataDir, which is never removed).
+	temporary bool
 
 	closeOnce sync.Once
 	closeErr  error
@@ -22,8 +25,14 @@ type Browser struct {
 // WebSocketURL is the browser-level DevTools endpoint, ws://127.0.0.1:PORT/devtools/browser/ID.
 func (b *Browser) WebSocketURL() string { return b.wsURL }
 
-// ProfileDir is the browser's temporary profile; it is removed by Close.
-func (b *Browser) ProfileDir() string { return b.profile }
+// ProfileDir is the browser's temporary profile, which Close removes; "" for a persistent
+// one (Options.UserDataDir), which nothing may remove.
+func (b *Browser) ProfileDir() string {
+	if !b.temporary {
+		return ""
+	}
+	return b.profile
+}
 
 // Pid is the browser process's id (the leader of its process group).
 func (b *Browser) Pid() int { return b.proc.Pid() }
@@ -33,24 +42,32 @@ func (b *Browser) Pid() int { return b.proc.Pid() }
 func (b *Browser) Done() <-chan struct{} { return b.proc.Done() }
 
 // Close stops the browser's process group (SIGTERM, then SIGKILL after
-// budgets.ProcessStopGrace().Default) and removes the profile once the browser is reaped. It
-// is idempotent and safe for concurrent use; every call returns the first call's result.
+// budgets.ProcessStopGrace().Default) and removes a temporary profile once the browser is
+// reaped. A browser on a persistent profile is first asked to close (quit, within the same
+// grace again), so its data is written. It is idempotent and safe for concurrent use; every
+// call returns the first call's result.
 func (b *Browser) Close() error {
 	b.closeOnce.Do(func() {
-		b.closeErr = b.teardown(func() error { return b.proc.Stop(budgets.ProcessStopGrace().Default) })
+		grace := budgets.ProcessStopGrace().Default
+		b.closeErr = b.teardown(func() error {
+			if !b.temporary {
+				b.quit(grace) // its data is written before the group is stopped
+			}
+			return b.proc.Stop(grace)
+		})
 	})
 	return b.closeErr
 }
 
-// teardown stops the process with stop and then removes the profile. If the browser could
-// not be reaped it may still be writing there, so the profile is left (findable by its name)
-// rather than half removed under a live process.
+// teardown stops the process with stop and then removes a temporary profile (dropProfile).
+// If the browser could not be reaped it may still be writing there, so the profile is left
+// (findable by its name) rather than half removed under a live process.
 func (b *Browser) teardown(stop func() error) error {
 	noteUDPOff(b.wsURL, false)
 	if err := stop(); err != nil {
 		return fmt.Errorf("chromium: stop pid %d (profile %s left in place): %w", b.Pid(), b.profile, err)
 	}
-	return removeProfile(b.profile)
+	return dropProfile(b.profile, b.temporary)
 }
 
 func removeProfile(dir string) error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -15,9 +16,13 @@ import (
 // profilePattern names every profile so a leaked one is findable under the temp directory.
 const profilePattern = "fastbrowser-profile-*"
 
-// Launch starts Chromium with a fresh profile and returns once its DevTools URL is known.
-// ctx bounds the launch only; the browser then lives until Close. On any failure nothing is
-// left behind: the process group is killed and the profile removed.
+// profilePrefix is profilePattern without its random part.
+var profilePrefix = strings.TrimSuffix(profilePattern, "*")
+
+// Launch starts Chromium with a fresh profile (or opts.UserDataDir) and returns once its
+// DevTools URL is known. ctx bounds the launch only; the browser then lives until Close. On
+// any failure nothing is left behind: the process group is killed and a temporary profile
+// removed.
 func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	timeout, err := budgets.BrowserStartup().Resolve(opts.StartupTimeout)
 	if err != nil {
@@ -35,14 +40,12 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	}
 	// What an earlier crash or SIGKILL left goes first (bounded; see sweepStale).
 	sweepStale(os.TempDir())
-	profile, err := os.MkdirTemp("", profilePattern)
+	profile, temporary, err := openProfile(opts)
 	if err != nil {
-		return nil, &LaunchError{Reason: "cannot create a profile directory", Err: err}
+		return nil, err
 	}
-	trackProfile(profile)
-
 	if err := writePreferences(profile, opts); err != nil {
-		_ = removeProfile(profile)
+		_ = dropProfile(profile, temporary)
 		return nil, &LaunchError{Reason: "cannot write the profile's preferences", Err: err}
 	}
 	found := make(chan string, 1)
@@ -53,10 +56,10 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		StderrTap:  DevToolsTap(found),
 	})
 	if err != nil {
-		_ = removeProfile(profile)
+		_ = dropProfile(profile, temporary)
 		return nil, &LaunchError{Reason: fmt.Sprintf("chromium at %s could not be started", exe), Err: err}
 	}
-	b := &Browser{proc: proc, profile: profile}
+	b := &Browser{proc: proc, profile: profile, temporary: temporary}
 
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -66,6 +69,9 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		noteUDPOff(url, !opts.WebRTCUDP)
 		return b, nil
 	case <-proc.Done():
+		if !temporary && proc.Signal() == "" && proc.ExitCode() == profileInUseExit {
+			return nil, b.abort(&LaunchError{Reason: "the profile " + profile + " is in use by another Chromium"})
+		}
 		return nil, b.abort(&LaunchError{Reason: "chromium exited before DevTools was ready (" + exitStatus(proc) + ")"})
 	case <-timer.C:
 		return nil, b.abort(&LaunchError{Reason: fmt.Sprintf("DevTools URL not seen within %s", timeout)})

@@ -19,6 +19,11 @@ type Options struct {
 	// TCP through each browser context's proxy (prefs.go); only a session that allows WebRTC
 	// under a "*" policy wants it on.
 	WebRTCUDP bool
+	// UserDataDir is a persistent profile (an absolute path, created 0700 when missing): the
+	// browser keeps its cookies and storage there, and nothing removes it. "" launches with a
+	// fresh temporary profile that Close removes. Chromium holds a profile exclusively: a
+	// second browser on it fails to launch.
+	UserDataDir string
 }
 
 func (o Options) executable() string {

@@ -1,11 +1,16 @@
 package chromium
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
 
-// Preferences seeded in every fresh profile:
+// Preferences set in every profile a launch uses:
 //   - network prediction off (DNS prefetch and speculative preconnect): without it Chromium
 //     opens a TCP connection to a navigation's origin before the request reaches Fetch
 //     interception, so a refused origin would still see a connection;
@@ -16,19 +21,57 @@ import (
 //     context's proxy as a CONNECT. (The --force-webrtc-ip-handling-policy switch does not
 //     do this: the same page still sent 10 TURN allocations over UDP.)
 const (
-	preferences        = `{"net":{"network_prediction_options":2},"webrtc":{"ip_handling_policy":"disable_non_proxied_udp"}}`
-	preferencesWithUDP = `{"net":{"network_prediction_options":2}}`
+	predictionOff = 2
+	webrtcUDPOff  = "disable_non_proxied_udp"
 )
 
-// writePreferences seeds a fresh profile's Default/Preferences (0600, in the 0700 profile).
+// writePreferences sets the launcher's preferences in the profile's Default/Preferences
+// (0600, in a 0700 directory). A persistent profile's file already holds the person's own
+// preferences and whatever Chromium keeps there: they stay, and only these keys are set
+// (the WebRTC one removed when the launch keeps UDP on, as a fresh profile would not have
+// it). A file that is not a JSON object is an error rather than something to overwrite.
 func writePreferences(profile string, opts Options) error {
 	dir := filepath.Join(profile, "Default")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	prefs := preferences
-	if opts.WebRTCUDP {
-		prefs = preferencesWithUDP
+	path := filepath.Join(dir, "Preferences")
+	prefs := map[string]any{}
+	switch raw, err := os.ReadFile(path); {
+	case err == nil:
+		d := json.NewDecoder(bytes.NewReader(raw))
+		d.UseNumber() // Chromium's integers survive the round trip exactly
+		if err := d.Decode(&prefs); err != nil || prefs == nil {
+			return fmt.Errorf("%s is not a JSON object (left as it is)", path)
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "Preferences"), []byte(prefs), 0o600)
+	section(prefs, "net")["network_prediction_options"] = predictionOff
+	if opts.WebRTCUDP {
+		delete(section(prefs, "webrtc"), "ip_handling_policy")
+	} else {
+		section(prefs, "webrtc")["ip_handling_policy"] = webrtcUDPOff
+	}
+	out, err := json.Marshal(prefs)
+	if err != nil {
+		return err
+	}
+	// Written beside and renamed over, so a failed write never leaves a torn Preferences.
+	tmp := path + ".fastbrowser-tmp"
+	if err := os.WriteFile(tmp, out, 0o600); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// section is prefs[name] as an object, made (or replacing a non-object) when needed.
+func section(prefs map[string]any, name string) map[string]any {
+	if m, ok := prefs[name].(map[string]any); ok {
+		return m
+	}
+	m := map[string]any{}
+	prefs[name] = m
+	return m
 }

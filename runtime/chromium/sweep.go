@@ -101,9 +101,6 @@ func RemoveStaleProfile(dir string) (bool, error) {
 	return true, nil
 }
 
-// profilePrefix is profilePattern without its random part.
-var profilePrefix = strings.TrimSuffix(profilePattern, "*")
-
 // isLive reports whether this process launched the browser of profile and has not torn it down.
 func isLive(profile string) bool {
 	live.Lock()

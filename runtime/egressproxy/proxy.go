@@ -3,7 +3,8 @@
 // HTTP in absolute form, CONNECT tunnels (https, and ws:// and wss://, which Chromium
 // tunnels through CONNECT whenever a proxy is set) and absolute-form WebSocket upgrades.
 // It is defence in depth behind in-browser CDP interception: traffic interception cannot
-// see (WebSocket handshakes, a popup's first request) still cannot leave.
+// see (WebSocket handshakes, a popup's first request) still cannot leave. What it admits it
+// dials directly, or through an upstream HTTP proxy (Options.Upstream, upstream.go).
 //
 // The proxy never logs request paths, queries, headers or bodies; the only thing it keeps
 // about traffic is the origins it refused.
@@ -41,7 +42,9 @@ type Proxy struct {
 	allow     Allow
 	ln        net.Listener
 	srv       *http.Server
-	transport *http.Transport
+	up        *upstream       // nil: destinations are dialed directly
+	transport *http.Transport // plain http in absolute form
+	tlsTrans  *http.Transport // https in absolute form (the same as transport without an upstream)
 	ctx       context.Context // every request and dial derives from it, so Close cancels them
 	cancel    context.CancelFunc
 	served    chan struct{} // closed when srv.Serve returns
@@ -54,10 +57,20 @@ type Proxy struct {
 	blockedSeen map[Blocked]bool
 }
 
-// Start listens on 127.0.0.1:0 and serves until Close.
-func Start(allow Allow) (*Proxy, error) {
+// Start listens on 127.0.0.1:0 and serves until Close, dialing destinations directly.
+func Start(allow Allow) (*Proxy, error) { return StartWith(allow, Options{}) }
+
+// StartWith is Start with options (an upstream proxy).
+func StartWith(allow Allow, opts Options) (*Proxy, error) {
 	if allow == nil {
 		return nil, errors.New("egressproxy: nil Allow")
+	}
+	var up *upstream
+	if opts.Upstream != nil {
+		var err error
+		if up, err = newUpstream(opts.Upstream); err != nil {
+			return nil, err
+		}
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -67,21 +80,14 @@ func Start(allow Allow) (*Proxy, error) {
 	p := &Proxy{
 		allow:       allow,
 		ln:          ln,
+		up:          up,
 		ctx:         ctx,
 		cancel:      cancel,
 		served:      make(chan struct{}),
 		tunnels:     map[net.Conn]struct{}{},
 		blockedSeen: map[Blocked]bool{},
 	}
-	p.transport = &http.Transport{
-		Proxy:                 nil, // never the environment's proxy: that would be an unchecked way out
-		DialContext:           (&net.Dialer{Timeout: budgets.ProxyDial}).DialContext,
-		ResponseHeaderTimeout: budgets.ProxyResponseHeader,
-		TLSHandshakeTimeout:   budgets.ProxyDial,
-		DisableCompression:    true, // pass Accept-Encoding and bodies through untouched
-		MaxIdleConnsPerHost:   8,
-		IdleConnTimeout:       budgets.ProxyIdleConn,
-	}
+	p.transport, p.tlsTrans = p.transports(opts.Upstream)
 	p.srv = &http.Server{
 		Handler:           http.HandlerFunc(p.serve),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
@@ -139,6 +145,7 @@ func (p *Proxy) Close() error {
 		err = errors.Join(err, errors.New("egressproxy: handlers still running after close"))
 	}
 	p.transport.CloseIdleConnections()
+	p.tlsTrans.CloseIdleConnections()
 	return err
 }
 
@@ -189,12 +196,22 @@ func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	out.Close = false
 	// RoundTrip, not a Client: redirects go back to the browser as they are, so each hop
 	// is checked again.
-	resp, err := p.transport.RoundTrip(out)
+	rt := p.transport
+	if scheme == "https" {
+		rt = p.tlsTrans
+	}
+	resp, err := rt.RoundTrip(out)
 	if err != nil {
 		http.Error(w, "fastbrowser: upstream unreachable", http.StatusBadGateway)
 		return
 	}
 	defer resp.Body.Close()
+	if p.up != nil && resp.StatusCode == http.StatusProxyAuthRequired {
+		// The upstream proxy's own challenge: passed on, it would ask the browser for
+		// credentials to this proxy.
+		http.Error(w, "fastbrowser: the upstream proxy refused the request", http.StatusBadGateway)
+		return
+	}
 	stripHopByHop(resp.Header)
 	h := w.Header()
 	for k, vs := range resp.Header {
@@ -278,11 +295,12 @@ func (p *Proxy) serveUpgrade(w http.ResponseWriter, r *http.Request) {
 	}, "")
 }
 
-// tunnel dials hostport, runs first (if any) on the new connection, hijacks the client connection,
-// writes reply to it (if any) and relays bytes both ways until either side closes.
+// tunnel dials hostport (through the upstream proxy when there is one: a WebSocket
+// handshake then goes through a CONNECT tunnel too, as Chromium sends its own), runs first
+// (if any) on the new connection, hijacks the client connection, writes reply to it (if
+// any) and relays bytes both ways until either side closes.
 func (p *Proxy) tunnel(w http.ResponseWriter, hostport string, first func(net.Conn) error, reply string) {
-	d := net.Dialer{Timeout: budgets.ProxyDial}
-	upstream, err := d.DialContext(p.ctx, "tcp", hostport)
+	upstream, err := p.dial(p.ctx, hostport)
 	if err != nil {
 		http.Error(w, "fastbrowser: upstream unreachable", http.StatusBadGateway)
 		return
