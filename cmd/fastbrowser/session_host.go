@@ -99,7 +99,7 @@ func hostRuntimeOptions(st *state, d *sessions.Dir, o sessions.Options, sec host
 		}
 		opts.Viewport = vp
 	}
-	_ = sec // the upstream proxy: see runtime.Options.UpstreamProxy
+	opts.Profile, opts.UpstreamProxy = o.Profile, sec.Proxy
 	root := o.Artifacts
 	if root == "" {
 		root = filepath.Join(d.Path, "artifacts")
