@@ -21,6 +21,12 @@ const (
 	// SessionCall bounds a command's wait for its host's answer: the longest operation (the
 	// request ceiling), its condition, the page outline after it, and a margin.
 	SessionCall = 120*time.Second + 3*time.Second + 10*time.Second + 5*time.Second
+	// SessionSettle bounds the looks after an operation that may change the page, until two
+	// agree (a navigation a click started has landed); SessionSettlePoll is the gap between.
+	SessionSettle     = 2 * time.Second
+	SessionSettlePoll = 100 * time.Millisecond
+	// SessionRefs bounds how many outline refs a session host remembers for export.
+	SessionRefs = 50000
 	// SessionStdin bounds the one operation `session do` reads from stdin.
 	SessionStdin = ScenarioFileSize
 )

@@ -158,14 +158,16 @@ func sessionExportCommand(st *state) *cli.Command {
 				if err != nil {
 					return sessionFailure(st, err)
 				}
-				res, res.Scenario = *r, file
+				res, res.File = *r, string(file)
 			}
+			file := []byte(res.File)
+			res.File, res.Scenario = "", file
 			if path := c.String("out"); path != "" {
 				abs, err := filepath.Abs(path)
 				if err != nil {
 					return sessionFailure(st, sessions.Errorf(sessions.CodeInvalidInput, "--out: not a usable path"))
 				}
-				if err := writeScenarioFile(abs, res.Scenario); err != nil {
+				if err := writeScenarioFile(abs, file); err != nil {
 					return sessionFailure(st, sessions.Errorf(sessions.CodeFailed, "--out %s: the file could not be written: %s", abs, err))
 				}
 				res.Out, res.Scenario = abs, nil

@@ -20,6 +20,9 @@ type ExportResult struct {
 	Out        string          `json:"out,omitempty"`
 	Operations int             `json:"operations"`
 	Warnings   []string        `json:"warnings"`
+	// File carries the file's exact bytes from the host to the command (a raw JSON value
+	// would be re-encoded on the way); the command prints it as Scenario or writes it.
+	File string `json:"file,omitempty"`
 }
 
 // ExportSession exports a session from its state directory: the host answers it for an
@@ -56,7 +59,7 @@ func (h *Host) export(raw json.RawMessage) (any, error) {
 	for i, w := range res.Warnings {
 		res.Warnings[i] = h.secrets.Scrub(w)
 	}
-	res.Scenario = file
+	res.File = string(file)
 	return res, nil
 }
 

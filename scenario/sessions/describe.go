@@ -47,7 +47,7 @@ func (h *Host) describe(ctx context.Context, raw json.RawMessage) (any, error) {
 		}
 		out.Tree = ob.Nodes
 	}
-	h.page = h.look(ctx)
+	h.setPage(h.look(ctx))
 	out.Page, out.Refused = h.page.Page, refusal(h.page.Page, h.status)
 	if req.Find != "" {
 		text, n := findLines(out.Outline, req.Find)

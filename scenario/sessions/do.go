@@ -67,7 +67,11 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	if nav, ok := res.(*transport.NavigateResult); ok {
 		h.status = nav.Status
 	}
-	h.page = h.look(ctx)
+	if mayChangePage(op) {
+		h.setPage(h.settle(ctx))
+	} else {
+		h.setPage(h.look(ctx))
+	}
 
 	out := &DoResult{Index: h.history, Op: op.Op, Page: h.page.Page, Refused: refusal(h.page.Page, h.status)}
 	entry := Entry{Index: h.history, Operation: req.Operation, URLBefore: before.URL, URLAfter: h.page.URL, At: h.now()}
@@ -88,7 +92,7 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 		out.fill(res, h.artifactPath)
 	}
 	if entry.Status != StatusFailed {
-		entry.Export, entry.NotUnique = exportOp(entryJSON, before, out.Receipt, op.UploadFiles())
+		entry.Export, entry.NotUnique, entry.UnresolvedRefs = exportOp(entryJSON, before, h.refs, out.Receipt, op.UploadFiles())
 		entry.Upload = isUpload(op)
 		h.live.Keep(op, res)
 	}
@@ -232,4 +236,14 @@ func EnvValues(op json.RawMessage, lookup func(string) (string, bool)) map[strin
 		}
 	}
 	return out
+}
+
+// mayChangePage: the operation may have changed the page (a step acts; the table says which
+// operations mutate), so the page after it is looked at until it settles.
+func mayChangePage(op *scenario.Operation) bool {
+	if op.Op == scenario.OpStep {
+		return true
+	}
+	spec, ok := transport.LookupOp(op.Op)
+	return ok && spec.Mutates
 }

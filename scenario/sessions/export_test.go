@@ -305,3 +305,16 @@ func TestExportFirstEntryStartsWhereTheOpenLanded(t *testing.T) {
 		t.Fatalf("without the landing URL: warnings %q, want the page-reached-outside warning", ex.Warnings)
 	}
 }
+
+// A ref the host could not name by role and name is exported as a ref, with a warning.
+func TestExportWarnsOfAnUnresolvedRef(t *testing.T) {
+	rec := Record{ID: "s-0000000b", Options: Options{AllowedOrigins: []string{"*"}}}
+	op := json.RawMessage(`{"op":"act","request":{"action":"click","target":{"ref":"e9"}},"when":{"kind":"title","value":"X"}}`)
+	ex, err := Export(rec, []Entry{{Index: 0, Status: StatusSkipped, Operation: op, Export: op, UnresolvedRefs: []string{"e9"}}}, ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ex.Warnings) != 1 || !strings.Contains(ex.Warnings[0], "history operation 0 names an element by outline ref e9") {
+		t.Fatalf("warnings %q", ex.Warnings)
+	}
+}

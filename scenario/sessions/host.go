@@ -62,6 +62,8 @@ type Host struct {
 	// page is the selected page after the last command (the outline a by-ID target is
 	// resolved in). Used under busy.
 	page pageView
+	// refs: every ref an outline of the session showed (see refBook). Used under busy.
+	refs refBook
 	// status is the HTTP status of the selected page's document when the last navigate or
 	// reload said (0: unknown).
 	status     int

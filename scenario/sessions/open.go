@@ -33,12 +33,13 @@ func (h *Host) open(ctx context.Context, opts runtime.Options, rec Record) (_ *O
 	if u := rec.Options.URL; u != "" {
 		nav, err := transport.Dispatch(ctx, rt, transport.Navigate{URL: u})
 		if err != nil {
-			b := AsError(err)
-			return nil, Errorf(b.Code, "navigating to the first URL failed: %s", b.Message)
+			b := *AsError(err)
+			b.Message = "navigating to the first URL failed: " + b.Message
+			return nil, &refusalError{body: b}
 		}
 		h.status = nav.Status
 	}
-	h.page = h.look(ctx)
+	h.setPage(h.settle(ctx))
 	return &OpenResult{
 		ID: rec.ID, Page: h.page.Page, CDPURL: rt.DevToolsURL(),
 		Enforcement: Enforcement{AllowedOrigins: rec.Options.AllowedOrigins, EnforcedBy: rt.Enforcement(),

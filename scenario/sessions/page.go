@@ -2,20 +2,67 @@ package sessions
 
 import (
 	"context"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
 
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // pageView is what the host last saw of the selected page: what a command prints as the
-// page after it, and the outline in which a by-ID target ("e12") is resolved to the role
-// and accessible name an export replays.
+// page after it, and how many of its elements share each role+name (a by-ID target whose
+// role+name is not unique may find another element on replay).
 type pageView struct {
 	Page
-	refs  map[string]transport.OutlineNode // ref → its node
+	refs  map[string]transport.OutlineNode // ref → its node, in this outline
 	names map[roleName]int                 // how many outline elements have each role+name
 }
 
+// refBook remembers every ref any outline of the session showed, with its element's role
+// and name: a person may act on a ref from an outline older than the last one (the worker
+// numbers refs afresh on each look and never reuses one), and export names it by role and
+// name. Bounded: past budgets.SessionRefs it starts again from the latest outline.
+type refBook map[string]roleName
+
+func (b refBook) add(v pageView) refBook {
+	if len(b)+len(v.refs) > budgets.SessionRefs {
+		b = refBook{}
+	}
+	for ref, n := range v.refs {
+		b[ref] = roleName{n.Role, n.Name}
+	}
+	return b
+}
+
+// resolve is the role and name of the element ref named when an outline showed it.
+func (b refBook) resolve(ref string) (role, name string, ok bool) {
+	rn, ok := b[ref]
+	return rn.role, rn.name, ok
+}
+
 type roleName struct{ role, name string }
+
+// settle looks at the page after an operation that may have changed it: until two looks
+// in a row agree (URL, title, outline), within budgets.SessionSettle, so that a click that
+// navigates is shown on the page it led to, not half-way. A page that never stops changing
+// (a clock, an animation) is shown as the last look saw it.
+func (h *Host) settle(ctx context.Context) pageView {
+	v := h.look(ctx)
+	deadline := time.Now().Add(budgets.SessionSettle)
+	for time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return v
+		case <-time.After(budgets.SessionSettlePoll):
+		}
+		next := h.look(ctx)
+		if next.Error == nil && v.Error == nil && next.URL == v.URL && next.Title == v.Title && next.Outline == v.Outline {
+			return next
+		}
+		v = next
+	}
+	return v
+}
 
 // look observes the selected tab. A page that cannot be read is a page with an error,
 // never a failed command.
@@ -42,4 +89,13 @@ func (v *pageView) index(nodes []transport.OutlineNode) {
 		}
 		v.index(n.Children)
 	}
+}
+
+// setPage records what the host now knows of the page.
+func (h *Host) setPage(v pageView) {
+	h.page = v
+	if h.refs == nil {
+		h.refs = refBook{}
+	}
+	h.refs = h.refs.add(v)
 }

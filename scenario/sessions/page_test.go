@@ -54,18 +54,27 @@ func TestExportOpNamesRefsByRoleAndName(t *testing.T) {
 		{Ref: "e3", Role: "button", Name: "Save"},
 		{Ref: "e4", Role: "checkbox", Name: "Agree"},
 	})
+	seen := refBook{}.add(before)
 	entry := json.RawMessage(`{"op":"act","request":{"action":"type","target":{"ref":"e1"},"text":{"env":"PW"}},"when":{"kind":"checked","value":"false","target":{"ref":"e4"}}}`)
-	got, notUnique := exportOp(entry, before, &transport.Receipt{Ref: "e1", Role: "textbox", Name: "Username"}, nil)
+	got, notUnique, unresolved := exportOp(entry, before, seen, &transport.Receipt{Ref: "e1", Role: "textbox", Name: "Username"}, nil)
 	want := `{"op":"act","request":{"action":"type","target":{"exact":true,"name":"Username","role":"textbox"},"text":{"env":"PW"}},"when":{"kind":"checked","target":{"exact":true,"name":"Agree","role":"checkbox"},"value":"false"}}`
-	if string(got) != want || notUnique {
-		t.Fatalf("got %s (notUnique %v)\nwant %s", got, notUnique, want)
+	if string(got) != want || notUnique || unresolved != nil {
+		t.Fatalf("got %s (notUnique %v, unresolved %v)\nwant %s", got, notUnique, unresolved, want)
 	}
-	_, notUnique = exportOp(json.RawMessage(`{"op":"act","request":{"action":"click","target":{"ref":"e3"}}}`), before, nil, nil)
+	_, notUnique, _ = exportOp(json.RawMessage(`{"op":"act","request":{"action":"click","target":{"ref":"e3"}}}`), before, seen, nil, nil)
 	if !notUnique {
 		t.Fatal("two buttons named Save, yet the click's target was called unique")
 	}
-	got, _ = exportOp(json.RawMessage(`{"op":"act","request":{"action":"upload","target":{"ref":"e1"},"files":["a.txt"]}}`), before, nil, []string{"/abs/a.txt"})
+	got, _, _ = exportOp(json.RawMessage(`{"op":"act","request":{"action":"upload","target":{"ref":"e1"},"files":["a.txt"]}}`), before, seen, nil, []string{"/abs/a.txt"})
 	if !strings.Contains(string(got), `"files":["/abs/a.txt"]`) {
 		t.Fatalf("upload files not made absolute: %s", got)
+	}
+	// A ref from an older outline is still named by role and name; one no outline showed
+	// stays a ref and is reported.
+	older := pageView{refs: map[string]transport.OutlineNode{"e40": {Ref: "e40", Role: "link", Name: "Orders"}}, names: map[roleName]int{}}
+	seen = seen.add(older)
+	got, _, unresolved = exportOp(json.RawMessage(`{"op":"act","request":{"action":"click","target":{"ref":"e40"}},"when":{"kind":"checked","value":"true","target":{"ref":"e99"}}}`), before, seen, nil, nil)
+	if !strings.Contains(string(got), `"name":"Orders"`) || !strings.Contains(string(got), `"ref":"e99"`) || len(unresolved) != 1 || unresolved[0] != "e99" {
+		t.Fatalf("got %s, unresolved %v; want e40 named, e99 kept and reported", got, unresolved)
 	}
 }

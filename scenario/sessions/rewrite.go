@@ -15,14 +15,15 @@ import (
 //
 // The ref is resolved in the outline the person saw (the page before the operation); an
 // act's receipt, which names the element it acted on, wins over it.
-func exportOp(entry json.RawMessage, before pageView, receipt *transport.Receipt, uploads []string) (json.RawMessage, bool) {
+func exportOp(entry json.RawMessage, before pageView, seen refBook, receipt *transport.Receipt, uploads []string) (json.RawMessage, bool, []string) {
 	var v map[string]any
 	dec := json.NewDecoder(bytes.NewReader(entry))
 	dec.UseNumber()
 	if dec.Decode(&v) != nil {
-		return entry, false
+		return entry, false, nil
 	}
 	notUnique := false
+	var unresolved []string
 	var walk func(x any, inRequest bool)
 	walk = func(x any, inRequest bool) {
 		switch t := x.(type) {
@@ -30,7 +31,7 @@ func exportOp(entry json.RawMessage, before pageView, receipt *transport.Receipt
 			for k, c := range t {
 				if tg, ok := c.(map[string]any); ok && k == "target" {
 					if ref, ok := tg["ref"].(string); ok {
-						role, name, found := before.resolve(ref)
+						role, name, found := seen.resolve(ref)
 						if inRequest && receipt != nil && receipt.Ref == ref {
 							role, name, found = receipt.Role, receipt.Name, true
 						}
@@ -39,6 +40,8 @@ func exportOp(entry json.RawMessage, before pageView, receipt *transport.Receipt
 							if before.names[roleName{role, name}] > 1 {
 								notUnique = true
 							}
+						} else {
+							unresolved = append(unresolved, ref)
 						}
 						continue
 					}
@@ -64,13 +67,7 @@ func exportOp(entry json.RawMessage, before pageView, receipt *transport.Receipt
 	}
 	out, err := json.Marshal(v)
 	if err != nil {
-		return entry, notUnique
+		return entry, notUnique, unresolved
 	}
-	return out, notUnique
-}
-
-// resolve is the role and name of the element ref names in the outline.
-func (v pageView) resolve(ref string) (role, name string, ok bool) {
-	n, ok := v.refs[ref]
-	return n.Role, n.Name, ok
+	return out, notUnique, unresolved
 }

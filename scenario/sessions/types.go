@@ -106,6 +106,9 @@ type Entry struct {
 	// NotUnique: the element's role and name matched more than one element of the page
 	// when it was recorded, so the exported target may find another.
 	NotUnique bool `json:"notUnique,omitempty"`
+	// UnresolvedRefs are outline refs the export keeps as refs: no outline the session
+	// showed had them, so no role and name could replace them (export warns).
+	UnresolvedRefs []string `json:"unresolvedRefs,omitempty"`
 	// Upload: the operation uploads files, which the replaying machine must have.
 	Upload bool `json:"upload,omitempty"`
 	// URLBefore and URLAfter are the selected page's URL before and after the operation;
