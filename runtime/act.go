@@ -29,7 +29,7 @@ func (r *Runtime) prepareAct(a *transport.Act) error {
 		a.Text = t
 	}
 	if a.Action == transport.ActUpload {
-		files, err := underWorkDir(a.Files)
+		files, err := underWorkDir(a.Files, r.uploadRoot)
 		if err != nil {
 			return err
 		}
@@ -38,10 +38,19 @@ func (r *Runtime) prepareAct(a *transport.Act) error {
 	return nil
 }
 
-// underWorkDir makes each path absolute and refuses one that leaves the working directory,
-// after symlinks are followed, or that is not a regular file.
-func underWorkDir(files []string) ([]string, error) {
-	wd, err := os.Getwd()
+// underWorkDir makes each path absolute and refuses one that leaves the working directory
+// (rootOf's answer when rootOf is set), after symlinks are followed, or that is not a regular
+// file.
+func underWorkDir(files []string, rootOf func() string) ([]string, error) {
+	var wd string
+	var err error
+	if rootOf != nil {
+		if wd = rootOf(); wd == "" {
+			err = os.ErrNotExist
+		}
+	} else {
+		wd, err = os.Getwd()
+	}
 	if err != nil {
 		return nil, transport.Invalid(transport.OpAct, "request.files", "the working directory is unavailable")
 	}

@@ -54,6 +54,10 @@ type Options struct {
 	Viewport transport.Viewport
 	// LookupEnv reads {"env":…} text for act (nil: os.LookupEnv).
 	LookupEnv func(string) (string, bool)
+	// UploadRoot is the directory an upload's files must lie under, asked at each act (nil:
+	// the working directory). A session host answers the directory of the command that
+	// sent the act.
+	UploadRoot func() string
 	// Evidence is where captured evidence goes; nil refuses captureEvidence and captures
 	// nothing on failure.
 	Evidence *EvidenceOptions
@@ -99,12 +103,14 @@ type Runtime struct {
 	base      policy.Policy
 	turn      chan struct{} // one call at a time
 	lookupEnv func(string) (string, bool)
-	proxy     *egressproxy.Proxy            // nil: no edge enforcement
-	proxySeen int                           // proxy refusals already reported
-	edge      atomic.Pointer[policy.Policy] // the policy the proxy admits
-	evidence  *EvidenceOptions
-	secrets   *secrets.Set
-	crash     crashNotice
+	// uploadRoot: see Options.UploadRoot.
+	uploadRoot func() string
+	proxy      *egressproxy.Proxy            // nil: no edge enforcement
+	proxySeen  int                           // proxy refusals already reported
+	edge       atomic.Pointer[policy.Policy] // the policy the proxy admits
+	evidence   *EvidenceOptions
+	secrets    *secrets.Set
+	crash      crashNotice
 	// pageDestinations are the host:ports the worker refused for pages (background.go);
 	// used under turn.
 	pageDestinations map[string]bool
@@ -149,7 +155,7 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	if err := checkProfile(opts); err != nil {
 		return nil, err
 	}
-	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}, lookupEnv: opts.LookupEnv,
+	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}, lookupEnv: opts.LookupEnv, uploadRoot: opts.UploadRoot,
 		evidence: opts.Evidence, secrets: opts.Secrets, crash: crashNotice{notify: opts.OnBrowserCrash}}
 	if r.secrets == nil {
 		r.secrets = secrets.New()

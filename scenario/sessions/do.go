@@ -61,9 +61,9 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	before := h.page
-	h.callEnv = req.Env
+	h.callEnv, h.callDir = req.Env, req.Dir
 	res, skipped, runErr := h.live.Run(ctx, h.rt, op)
-	h.callEnv = nil
+	h.callEnv, h.callDir = nil, ""
 	if nav, ok := res.(*transport.NavigateResult); ok {
 		h.status = nav.Status
 	}

@@ -59,6 +59,8 @@ type Host struct {
 	// callEnv is the {"env":…} values the running do's command sent: the runtime reads
 	// {"env"} text from here, never from the host's own environment. Used under busy.
 	callEnv map[string]string
+	// callDir is the running do's working directory: its uploads must lie under it.
+	callDir string
 	// page is the selected page after the last command (the outline a by-ID target is
 	// resolved in). Used under busy.
 	page pageView
@@ -123,6 +125,7 @@ func RunHost(ctx context.Context, cfg HostConfig) error {
 	opts := cfg.Runtime
 	opts.Secrets = h.secrets
 	opts.LookupEnv = h.lookupEnv
+	opts.UploadRoot = func() string { return h.callDir }
 	if opts.Log != nil { // FASTBROWSER_DEBUG: Chromium's and the worker's stderr, masked
 		w := h.secrets.Writer(opts.Log)
 		defer w.Flush()
