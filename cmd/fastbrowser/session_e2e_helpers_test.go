@@ -32,7 +32,7 @@ const sessionEndLimit = 30 * time.Second
 // sessionCLI runs session commands for one test against its own state directory and keeps
 // everything they printed (for the secret sweep).
 type sessionCLI struct {
-	t     *testing.T
+	t     testing.TB
 	bin   string
 	state string
 
@@ -41,7 +41,7 @@ type sessionCLI struct {
 	n       int
 }
 
-func newSessionCLI(t *testing.T) *sessionCLI {
+func newSessionCLI(t testing.TB) *sessionCLI {
 	t.Helper()
 	bin, err := runtimetest.Binary()
 	if err != nil {
@@ -133,7 +133,7 @@ func (s *sessionCLI) finish(cmd *exec.Cmd, err error, stdout, stderr []byte, arg
 }
 
 // oneJSONObject fails t unless out is exactly one line holding one JSON object.
-func oneJSONObject(t *testing.T, args []string, out []byte) map[string]any {
+func oneJSONObject(t testing.TB, args []string, out []byte) map[string]any {
 	t.Helper()
 	line, rest, ok := bytes.Cut(out, []byte("\n"))
 	if !ok || len(rest) != 0 {
