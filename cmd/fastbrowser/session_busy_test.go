@@ -83,7 +83,20 @@ func TestSessionConcurrentDoBusy(t *testing.T) {
 	var secondOut, secondErr bytes.Buffer
 	second.Stdout, second.Stderr = &secondOut, &secondErr
 	start := time.Now()
-	err := second.Run()
+	if err := second.Start(); err != nil {
+		t.Fatal(err)
+	}
+	secondDone := make(chan error, 1)
+	go func() { secondDone <- second.Wait() }()
+	var err error
+	select {
+	case err = <-secondDone:
+	case <-time.After(sessionEndLimit):
+		// A queued second do would wait for the first, which waits for the test.
+		t.Errorf("the second do had not answered after %s while the first ran: it waits instead of failing at once", sessionEndLimit)
+		site.Release()
+		err = <-secondDone
+	}
 	latency := time.Since(start)
 	busy := s.finish(second, err, secondOut.Bytes(), secondErr.Bytes(), []string{"session", "do", id, "(second)"})
 	select {
