@@ -35,7 +35,8 @@ func Browser() (*chromium.Browser, error) {
 	return browser, browserErr
 }
 
-// Cleanup closes the shared browser and removes the built binary. Call it from TestMain.
+// Cleanup closes the shared browser and removes the built binary. Call it from TestMain,
+// then RemoveIsolated once the leak check has looked in the isolated directory.
 func Cleanup() {
 	if browser != nil {
 		_ = browser.Close()
@@ -43,6 +44,10 @@ func Cleanup() {
 	if binDir != "" {
 		_ = os.RemoveAll(binDir)
 	}
+}
+
+// RemoveIsolated removes the private TMPDIR Isolate made (profiles left there included).
+func RemoveIsolated() {
 	if isolated != "" {
 		_ = os.RemoveAll(isolated)
 	}

@@ -38,9 +38,11 @@ func testMain(m *testing.M, name string, requireChromium bool) int {
 	os.Setenv("PATH", BinDir()+string(os.PathListSeparator)+os.Getenv("PATH"))
 	code := m.Run()
 	Cleanup()
+	// Profiles are looked for in the isolated TMPDIR: remove it only after the check.
 	if err := AwaitNoLeaks(before); err != nil {
 		fmt.Fprintf(os.Stderr, "%s tests: %v\n", name, err)
 		code = 1
 	}
+	RemoveIsolated()
 	return code
 }
