@@ -55,7 +55,7 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	op, err := h.live.Check(entryJSON, req.Dir)
 	if err != nil {
-		return nil, checkRefusal(err)
+		return nil, checkRefusal(err, wroteTimeout(req.Operation))
 	}
 	if err := uploadsUnder(op, req.Dir); err != nil {
 		return nil, err
@@ -183,14 +183,18 @@ func envNames(entry json.RawMessage) []string {
 
 // checkRefusal is Live.Check's refusal as a session error: invalid_input with the field
 // path, the protocol code (budget_exceeded for a timeout over its ceiling) as its cause.
-func checkRefusal(err error) error {
+func checkRefusal(err error, asTimeout bool) error {
 	var ve *scenario.ValidationError
 	if errors.As(err, &ve) {
 		path := ve.Path
-		if path == "" {
-			path = "(the operation)"
+		if asTimeout && path == "timeoutMs" {
+			path = "timeout" // what the person wrote
 		}
-		return &refusalError{body: ErrorBody{Code: CodeInvalidInput, Message: path + ": " + ve.Message, Cause: string(ve.Code), Path: ve.Path}}
+		shown := path
+		if shown == "" {
+			shown = "(the operation)"
+		}
+		return &refusalError{body: ErrorBody{Code: CodeInvalidInput, Message: shown + ": " + ve.Message, Cause: string(ve.Code), Path: path}}
 	}
 	return err
 }
@@ -246,4 +250,12 @@ func mayChangePage(op *scenario.Operation) bool {
 	}
 	spec, ok := transport.LookupOp(op.Op)
 	return ok && spec.Mutates
+}
+
+// wroteTimeout: the operation as given says "timeout" (do's spelling of timeoutMs).
+func wroteTimeout(op json.RawMessage) bool {
+	var probe map[string]json.RawMessage
+	_ = json.Unmarshal(op, &probe)
+	_, ok := probe["timeout"]
+	return ok
 }
