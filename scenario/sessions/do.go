@@ -64,6 +64,7 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	h.callEnv, h.callDir = req.Env, req.Dir
 	res, skipped, runErr := h.live.Run(ctx, h.rt, op)
 	h.callEnv, h.callDir = nil, ""
+	h.noteCrash(runErr)
 	if nav, ok := res.(*transport.NavigateResult); ok {
 		h.status = nav.Status
 	}

@@ -231,6 +231,15 @@ func (h *Host) armIdle() time.Time {
 	return deadline
 }
 
+// noteCrash ends the session when err says its worker or browser died: the runtime starts
+// its worker once, so no later operation could run (an attached browser's death, too, is
+// learnt only so). The command that found it still answers.
+func (h *Host) noteCrash(err error) {
+	if errors.Is(err, transport.ErrCode(transport.CodeWorkerCrashed)) || errors.Is(err, transport.ErrCode(transport.CodeBrowserCrashed)) {
+		h.end(EndCrashed)
+	}
+}
+
 // watchBrowser ends the session when the browser it launched exits.
 func (h *Host) watchBrowser() {
 	done := h.rt.BrowserDone()

@@ -69,6 +69,7 @@ func (h *Host) settle(ctx context.Context) pageView {
 func (h *Host) look(ctx context.Context) pageView {
 	ob, err := transport.Dispatch(ctx, h.rt, transport.Observe{})
 	if err != nil {
+		h.noteCrash(err)
 		v := h.page // what was seen before is still the best knowledge of where it was
 		v.Outline, v.Error = "", AsError(err)
 		return v
