@@ -49,7 +49,7 @@ func (h *Host) describe(ctx context.Context, raw json.RawMessage) (any, error) {
 		out.Tree = ob.Nodes
 	}
 	h.setPage(h.look(ctx))
-	out.Page, out.Refused = h.page.Page, refusal(h.page.Page, h.status)
+	out.Page, out.Refused = h.page.Page, refusal(h.page.Page, h.pageStatus())
 	if req.Find != "" {
 		text, n := findLines(out.Outline, req.Find)
 		out.Outline, out.Matches = text, &n

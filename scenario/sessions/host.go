@@ -66,9 +66,10 @@ type Host struct {
 	page pageView
 	// refs: every ref an outline of the session showed (see refBook). Used under busy.
 	refs refBook
-	// status is the HTTP status of the selected page's document when the last navigate or
-	// reload said (0: unknown).
+	// status is the HTTP status the last navigate or reload reported, for its document
+	// statusDoc (see pageStatus).
 	status     int
+	statusDoc  string
 	finishOnce sync.Once
 	finishErr  error
 	// conns are the connections being answered: the host answers them before it exits.
@@ -325,6 +326,20 @@ func (h *Host) command(ctx context.Context, op string, raw json.RawMessage) (any
 		return h.closeSession(raw, deadline)
 	}
 	return nil, Errorf(CodeInvalidInput, "unknown host call %q", transport.Clip(op, 32))
+}
+
+// noteStatus keeps the HTTP status a navigate or reload reported for its document.
+func (h *Host) noteStatus(nav *transport.NavigateResult) {
+	h.status, h.statusDoc = nav.Status, nav.DocumentID
+}
+
+// pageStatus is the HTTP status of the page last seen: known only while it is the document
+// the last navigate or reload reported on (a click that led elsewhere makes it unknown, 0).
+func (h *Host) pageStatus() int {
+	if h.page.doc == "" || h.page.doc != h.statusDoc {
+		return 0
+	}
+	return h.status
 }
 
 // artifactPath is an artifact's store-relative path made absolute.
