@@ -76,6 +76,9 @@ type Host struct {
 	conns sync.WaitGroup
 	// history is how many operations do has recorded (the next one's index).
 	history int
+	// unlockProfile frees --profile (nil without one): stop calls it once the browser is
+	// gone, before close answers, so that the profile is free when close has printed.
+	unlockProfile func()
 
 	timerMu   sync.Mutex
 	timer     *time.Timer
@@ -115,6 +118,7 @@ func RunHost(ctx context.Context, cfg HostConfig) error {
 			return fail(err)
 		}
 		defer unlock()
+		h.unlockProfile = unlock
 	}
 	ln, err := listen(h.dir.SocketPath())
 	if err != nil {
@@ -191,6 +195,9 @@ func (h *Host) stop(reason string) error {
 	}
 	h.timerMu.Unlock()
 	err := h.rt.Close()
+	if err == nil && h.unlockProfile != nil {
+		h.unlockProfile() // a browser that was not reaped may still use it: held till exit
+	}
 	_ = os.Remove(h.dir.SocketPath())
 	if reason == endRemoved {
 		return errors.Join(err, h.dir.Remove())
