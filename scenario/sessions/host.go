@@ -382,12 +382,12 @@ func writeReady(w io.WriteCloser, res *OpenResult, err error) {
 	if w == nil {
 		return
 	}
-	var line []byte
+	var v any = res
 	if err != nil {
-		line, _ = json.Marshal(ErrorOutput{Error: AsError(err)})
-	} else {
-		line, _ = json.Marshal(res)
+		v = ErrorOutput{Error: AsError(err)}
 	}
-	_, _ = w.Write(append(line, '\n'))
+	enc := json.NewEncoder(w) // one line, and no HTML escaping (outlines hold ->, < and &)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
 	_ = w.Close()
 }
