@@ -317,7 +317,15 @@ func runOperation(ctx context.Context, rt transport.Caller, op *Operation, ops [
 	if err != nil {
 		return nil, false, err
 	}
-	res, err := rt.Call(ctx, op.req.bind(tab), contextFor(op.Context, ops, results))
+	oc := contextFor(op.Context, ops, results)
+	if op.Context != nil && oc == nil {
+		// Validation proved it names an earlier narrowOriginPolicy, and a failed one ends the
+		// run (a session keeps none): it was skipped. Running under the wider policy
+		// instead would undo the narrowing silently.
+		return nil, false, transport.NewError(op.Op, transport.PhaseValidate, transport.CodeInvalidRequest, transport.RetryNever, transport.NotAttempted,
+			"the narrowOriginPolicy this operation's context names was skipped (its when did not hold): there is no narrowed policy to run under").WithPath("context.operation")
+	}
+	res, err := rt.Call(ctx, op.req.bind(tab), oc)
 	return res, false, err
 }
 

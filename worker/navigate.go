@@ -101,9 +101,6 @@ func (w *Worker) documentResult(ctx context.Context, t *tab, op string) (transpo
 	if err := w.evaluate(ctx, t, documentInfoScript, &info); err != nil {
 		return nil, w.cdpFailure(op, transport.Unknown, err)
 	}
-	t.mu.Lock()
-	t.status = info.Status
-	t.mu.Unlock()
 	return &transport.NavigateResult{Tab: string(t.id), URL: info.URL, Title: info.Title, Status: info.Status, DocumentID: t.documentID()}, nil
 }
 

@@ -31,7 +31,10 @@ func (w *Worker) observe(ctx context.Context, t *tab, r *transport.Observe, _ po
 	// The page info first, while the renderer is idle; then reading frames gets the rest of
 	// the budget less a reserve for building the outline: a huge page read in windows
 	// answers truncated when its time is up, not with a timeout.
-	var info pageText
+	var info struct {
+		pageText
+		Status int `json:"status"` // the committed document's own (0: unknown)
+	}
 	if err := w.evaluate(ctx, t, documentInfoScript, &info); err != nil {
 		return nil, w.cdpFailure(transport.OpObserve, transport.NotAttempted, err)
 	}
@@ -43,7 +46,6 @@ func (w *Worker) observe(ctx context.Context, t *tab, r *transport.Observe, _ po
 	}
 	t.mu.Lock()
 	refs := t.refsFor(loader)
-	status := t.status
 	t.mu.Unlock()
 	out := outline.Build(frames, outline.Options{MaxNodes: maxNodes, MaxDepth: maxDepth, MaxTextChars: maxText,
 		PageURL: info.URL, Clip: w.clipScrubbed, RefFor: func(k outline.NodeKey) string {
@@ -59,7 +61,7 @@ func (w *Worker) observe(ctx context.Context, t *tab, r *transport.Observe, _ po
 		nodes = []transport.OutlineNode{}
 	}
 	return &transport.ObserveResult{Tab: string(t.id), URL: info.URL, Title: info.Title, DocumentID: documentID(t.id, loader),
-		PageClass: outline.Classify(out, info.Title, status), Truncated: out.Truncated, Nodes: nodes, Text: out.Text}, nil
+		PageClass: outline.Classify(out, info.Title, info.Status), Truncated: out.Truncated, Nodes: nodes, Text: out.Text}, nil
 }
 
 // axFrames fetches the AX tree of every frame of the tab: the frames of the tab's own

@@ -35,7 +35,6 @@ type tab struct {
 	world       cdpruntime.ExecutionContextID // isolated world for our fixed scripts
 	worldLoader string                        // document the world belongs to
 
-	status    int             // HTTP status of the last navigation or reload (0: unknown)
 	axEnabled map[string]bool // sessions whose Accessibility domain is on ("" = the tab's)
 	refs      *refTable       // outline refs of the current document
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenario/sessions"
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // sessionCommand is `fastbrowser session open|do|describe|export|close|list` (docs/sessions.md):
@@ -34,6 +35,15 @@ func sessionCommand(st *state) *cli.Command {
 		Usage:       "build a scenario interactively: one browser kept alive between separate commands, each printing one JSON object",
 		UsageText:   "fastbrowser session open|do|describe|export|close|list …",
 		Subcommands: sub,
+		// Reached only when no subcommand matched: `session` alone shows the help; an
+		// unknown subcommand is a usage error printed as the one JSON object.
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return cli.ShowSubcommandHelp(c)
+			}
+			return sessionFailure(st, sessionUsageError("unknown session command "+strconv.Quote(transport.Clip(c.Args().First(), 32))+
+				": expected open, do, describe, export, close or list"))
+		},
 	}
 }
 

@@ -43,12 +43,13 @@ func (h *Host) describe(ctx context.Context, raw json.RawMessage) (any, error) {
 	if req.Tree {
 		ob, err := transport.Dispatch(ctx, h.rt, transport.Observe{})
 		if err != nil {
+			h.noteCrash(err)
 			return nil, Errorf(CodeOperationFailed, "the page could not be read: %s", AsError(err).Message)
 		}
 		out.Tree = ob.Nodes
 	}
 	h.setPage(h.look(ctx))
-	out.Page, out.Refused = h.page.Page, refusal(h.page.Page, h.status)
+	out.Page, out.Refused = h.page.Page, refusal(h.page.Page, h.pageStatus())
 	if req.Find != "" {
 		text, n := findLines(out.Outline, req.Find)
 		out.Outline, out.Matches = text, &n
@@ -56,6 +57,7 @@ func (h *Host) describe(ctx context.Context, raw json.RawMessage) (any, error) {
 	if req.Screenshot {
 		sr, err := transport.Dispatch(ctx, h.rt, transport.Screenshot{})
 		if err != nil {
+			h.noteCrash(err)
 			return nil, Errorf(CodeOperationFailed, "the screenshot was not taken: %s", AsError(err).Message)
 		}
 		if sr.Artifact != nil {

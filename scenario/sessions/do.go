@@ -64,8 +64,9 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	h.callEnv, h.callDir = req.Env, req.Dir
 	res, skipped, runErr := h.live.Run(ctx, h.rt, op)
 	h.callEnv, h.callDir = nil, ""
+	h.noteCrash(runErr)
 	if nav, ok := res.(*transport.NavigateResult); ok {
-		h.status = nav.Status
+		h.noteStatus(nav)
 	}
 	if mayChangePage(op) {
 		h.setPage(h.settle(ctx))
@@ -73,7 +74,7 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 		h.setPage(h.look(ctx))
 	}
 
-	out := &DoResult{Index: h.history, Op: op.Op, Page: h.page.Page, Refused: refusal(h.page.Page, h.status)}
+	out := &DoResult{Index: h.history, Op: op.Op, Page: h.page.Page, Refused: refusal(h.page.Page, h.pageStatus())}
 	entry := Entry{Index: h.history, Operation: req.Operation, URLBefore: before.URL, URLAfter: h.page.URL, At: h.now()}
 	switch {
 	case runErr != nil:

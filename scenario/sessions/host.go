@@ -66,15 +66,19 @@ type Host struct {
 	page pageView
 	// refs: every ref an outline of the session showed (see refBook). Used under busy.
 	refs refBook
-	// status is the HTTP status of the selected page's document when the last navigate or
-	// reload said (0: unknown).
+	// status is the HTTP status the last navigate or reload reported, for its document
+	// statusDoc (see pageStatus).
 	status     int
+	statusDoc  string
 	finishOnce sync.Once
 	finishErr  error
 	// conns are the connections being answered: the host answers them before it exits.
 	conns sync.WaitGroup
 	// history is how many operations do has recorded (the next one's index).
 	history int
+	// unlockProfile frees --profile (nil without one): stop calls it once the browser is
+	// gone, before close answers, so that the profile is free when close has printed.
+	unlockProfile func()
 
 	timerMu   sync.Mutex
 	timer     *time.Timer
@@ -114,6 +118,7 @@ func RunHost(ctx context.Context, cfg HostConfig) error {
 			return fail(err)
 		}
 		defer unlock()
+		h.unlockProfile = unlock
 	}
 	ln, err := listen(h.dir.SocketPath())
 	if err != nil {
@@ -190,6 +195,9 @@ func (h *Host) stop(reason string) error {
 	}
 	h.timerMu.Unlock()
 	err := h.rt.Close()
+	if err == nil && h.unlockProfile != nil {
+		h.unlockProfile() // a browser that was not reaped may still use it: held till exit
+	}
 	_ = os.Remove(h.dir.SocketPath())
 	if reason == endRemoved {
 		return errors.Join(err, h.dir.Remove())
@@ -229,6 +237,15 @@ func (h *Host) armIdle() time.Time {
 		}
 	})
 	return deadline
+}
+
+// noteCrash ends the session when err says its worker or browser died: the runtime starts
+// its worker once, so no later operation could run (an attached browser's death, too, is
+// learnt only so). The command that found it still answers.
+func (h *Host) noteCrash(err error) {
+	if errors.Is(err, transport.ErrCode(transport.CodeWorkerCrashed)) || errors.Is(err, transport.ErrCode(transport.CodeBrowserCrashed)) {
+		h.end(EndCrashed)
+	}
 }
 
 // watchBrowser ends the session when the browser it launched exits.
@@ -318,6 +335,20 @@ func (h *Host) command(ctx context.Context, op string, raw json.RawMessage) (any
 	return nil, Errorf(CodeInvalidInput, "unknown host call %q", transport.Clip(op, 32))
 }
 
+// noteStatus keeps the HTTP status a navigate or reload reported for its document.
+func (h *Host) noteStatus(nav *transport.NavigateResult) {
+	h.status, h.statusDoc = nav.Status, nav.DocumentID
+}
+
+// pageStatus is the HTTP status of the page last seen: known only while it is the document
+// the last navigate or reload reported on (a click that led elsewhere makes it unknown, 0).
+func (h *Host) pageStatus() int {
+	if h.page.doc == "" || h.page.doc != h.statusDoc {
+		return 0
+	}
+	return h.status
+}
+
 // artifactPath is an artifact's store-relative path made absolute.
 func (h *Host) artifactPath(rel string) string {
 	if rel == "" || filepath.IsAbs(rel) {
@@ -351,12 +382,12 @@ func writeReady(w io.WriteCloser, res *OpenResult, err error) {
 	if w == nil {
 		return
 	}
-	var line []byte
+	var v any = res
 	if err != nil {
-		line, _ = json.Marshal(ErrorOutput{Error: AsError(err)})
-	} else {
-		line, _ = json.Marshal(res)
+		v = ErrorOutput{Error: AsError(err)}
 	}
-	_, _ = w.Write(append(line, '\n'))
+	enc := json.NewEncoder(w) // one line, and no HTML escaping (outlines hold ->, < and &)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
 	_ = w.Close()
 }

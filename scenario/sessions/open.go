@@ -37,7 +37,7 @@ func (h *Host) open(ctx context.Context, opts runtime.Options, rec Record) (_ *O
 			b.Message = "navigating to the first URL failed: " + b.Message
 			return nil, &refusalError{body: b}
 		}
-		h.status = nav.Status
+		h.noteStatus(&nav)
 	}
 	h.setPage(h.settle(ctx))
 	return &OpenResult{
@@ -46,7 +46,7 @@ func (h *Host) open(ctx context.Context, opts runtime.Options, rec Record) (_ *O
 			WebRTC: orDefault(opts.WebRTC, runtime.WebRTCBlock), ServiceWorkers: orDefault(opts.ServiceWorkers, "block"),
 			Subresources: orDefault(opts.Subresources, transport.SubresourcesFail)},
 		IdleTimeoutMs: rec.Options.IdleTimeoutMs, Profile: rec.Options.Profile, Artifacts: rec.Options.Artifacts,
-		Refused: refusal(h.page.Page, h.status),
+		Refused: refusal(h.page.Page, h.pageStatus()),
 	}, nil
 }
 

@@ -15,6 +15,7 @@ import (
 type pageView struct {
 	Page
 	refs  map[string]transport.OutlineNode // ref → its node, in this outline
+	doc   string                           // the document's id ("" when it could not be read)
 	names map[roleName]int                 // how many outline elements have each role+name
 }
 
@@ -69,12 +70,13 @@ func (h *Host) settle(ctx context.Context) pageView {
 func (h *Host) look(ctx context.Context) pageView {
 	ob, err := transport.Dispatch(ctx, h.rt, transport.Observe{})
 	if err != nil {
+		h.noteCrash(err)
 		v := h.page // what was seen before is still the best knowledge of where it was
 		v.Outline, v.Error = "", AsError(err)
 		return v
 	}
 	v := pageView{Page: Page{Tab: ob.Tab, URL: ob.URL, Title: ob.Title, PageClass: ob.PageClass, Truncated: ob.Truncated, Outline: ob.Text},
-		refs: map[string]transport.OutlineNode{}, names: map[roleName]int{}}
+		refs: map[string]transport.OutlineNode{}, names: map[roleName]int{}, doc: ob.DocumentID}
 	v.index(ob.Nodes)
 	return v
 }
