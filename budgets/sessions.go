@@ -25,6 +25,9 @@ const (
 	// agree (a navigation a click started has landed); SessionSettlePoll is the gap between.
 	SessionSettle     = 2 * time.Second
 	SessionSettlePoll = 100 * time.Millisecond
+	// SessionAcceptRetry is how long a session host waits before accepting again after a
+	// failed accept (out of file descriptors).
+	SessionAcceptRetry = 50 * time.Millisecond
 	// SessionRefs bounds how many outline refs a session host remembers for export.
 	SessionRefs = 50000
 	// SessionStdin bounds the one operation `session do` reads from stdin.

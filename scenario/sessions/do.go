@@ -151,6 +151,12 @@ func (h *Host) admitSecrets(entry json.RawMessage, env map[string]string) error 
 	if len(probe.When) > 0 && string(h.secrets.ScrubBytes(probe.When)) != string(probe.When) {
 		return Errorf(CodeInvalidInput, "when contains a secret value; a condition is recorded and exported as written")
 	}
+	// Anything else written as a literal is recorded and exported as written too: a literal
+	// that is a secret's value (typed as text, asserted as a value) would put the secret in
+	// the history and the export.
+	if string(h.secrets.ScrubBytes(entry)) != string(entry) {
+		return Errorf(CodeInvalidInput, `the operation holds a secret's value as a literal, and an operation is recorded and exported as written; give it as {"env":"NAME"}`)
+	}
 	return nil
 }
 

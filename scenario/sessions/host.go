@@ -95,11 +95,11 @@ func RunHost(ctx context.Context, cfg HostConfig) error {
 	if h.now == nil {
 		h.now = time.Now
 	}
+	// A host that fails to start says why on the ready line and leaves the record alone:
+	// `session open` removes the directory of a session that never opened (and the sweep
+	// one whose open died too), and a second host for a live session must not end it.
 	fail := func(err error) error {
 		writeReady(cfg.Ready, nil, err)
-		_, _ = h.dir.Update(func(r *Record) {
-			r.State, r.Reason, r.EndedAt = StateEnded, EndCrashed, h.now()
-		})
 		return err
 	}
 	release, err := h.dir.LockHost()
@@ -271,11 +271,22 @@ func listen(path string) (net.Listener, error) {
 	return ln, nil
 }
 
+// accept serves connections until the listener closes. A failed accept (out of file
+// descriptors: a burst of commands) is tried again after a pause rather than ending the
+// host's listening while its session stays open.
 func (h *Host) accept(ctx context.Context, ln net.Listener) {
 	for {
 		c, err := ln.Accept()
-		if err != nil {
+		if errors.Is(err, net.ErrClosed) {
 			return
+		}
+		if err != nil {
+			select {
+			case <-h.ended:
+				return
+			case <-time.After(budgets.SessionAcceptRetry):
+			}
+			continue
 		}
 		h.conns.Add(1)
 		go h.serveConn(ctx, c)
