@@ -207,7 +207,7 @@ func warnings(startURL string, kept []*Entry) []string {
 			out = append(out, fmt.Sprintf("history operation %d: %s matched more than one element when it was recorded, so a replay may find another (or fail as ambiguous)", e.Index, what))
 		}
 		for _, ref := range e.UnresolvedRefs {
-			out = append(out, fmt.Sprintf("history operation %d names an element by outline ref %s, which the host could not turn into a role and name (it was not in an outline the session showed): a fresh page has no such ref, so the replay will fail there; name the element by role and name instead", e.Index, ref))
+			out = append(out, fmt.Sprintf("history operation %d names an element by outline ref %s, which the host could not turn into a role and accessible name (no outline the session showed had it, or its element has no name): a fresh page has no such ref, so the replay will fail there; name the element by role and name instead", e.Index, ref))
 		}
 		if e.Upload {
 			files := ""

@@ -53,6 +53,7 @@ func TestExportOpNamesRefsByRoleAndName(t *testing.T) {
 		{Ref: "e2", Role: "button", Name: "Save"},
 		{Ref: "e3", Role: "button", Name: "Save"},
 		{Ref: "e4", Role: "checkbox", Name: "Agree"},
+		{Ref: "e5", Role: "textbox"},
 	})
 	seen := refBook{}.add(before)
 	entry := json.RawMessage(`{"op":"act","request":{"action":"type","target":{"ref":"e1"},"text":{"env":"PW"}},"when":{"kind":"checked","value":"false","target":{"ref":"e4"}}}`)
@@ -68,6 +69,11 @@ func TestExportOpNamesRefsByRoleAndName(t *testing.T) {
 	got, _, _ = exportOp(json.RawMessage(`{"op":"act","request":{"action":"upload","target":{"ref":"e1"},"files":["a.txt"]}}`), before, seen, nil, []string{"/abs/a.txt"})
 	if !strings.Contains(string(got), `"files":["/abs/a.txt"]`) {
 		t.Fatalf("upload files not made absolute: %s", got)
+	}
+	// An element with no name stays a ref (role+"" would not validate) and is reported.
+	got, _, unresolved = exportOp(json.RawMessage(`{"op":"act","request":{"action":"click","target":{"ref":"e5"}}}`), before, seen, nil, nil)
+	if !strings.Contains(string(got), `"ref":"e5"`) || len(unresolved) != 1 {
+		t.Fatalf("nameless element: got %s, unresolved %v", got, unresolved)
 	}
 	// A ref from an older outline is still named by role and name; one no outline showed
 	// stays a ref and is reported.

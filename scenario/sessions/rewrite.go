@@ -35,7 +35,7 @@ func exportOp(entry json.RawMessage, before pageView, seen refBook, receipt *tra
 						if inRequest && receipt != nil && receipt.Ref == ref {
 							role, name, found = receipt.Role, receipt.Name, true
 						}
-						if found {
+						if found && name != "" { // an element without a name cannot be named by it
 							t[k] = map[string]any{"role": role, "name": name, "exact": true}
 							if before.names[roleName{role, name}] > 1 {
 								notUnique = true

@@ -107,7 +107,8 @@ type Entry struct {
 	// when it was recorded, so the exported target may find another.
 	NotUnique bool `json:"notUnique,omitempty"`
 	// UnresolvedRefs are outline refs the export keeps as refs: no outline the session
-	// showed had them, so no role and name could replace them (export warns).
+	// showed had them, or their element has no accessible name, so no role and name could
+	// replace them (export warns).
 	UnresolvedRefs []string `json:"unresolvedRefs,omitempty"`
 	// Upload: the operation uploads files, which the replaying machine must have.
 	Upload bool `json:"upload,omitempty"`
