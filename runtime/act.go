@@ -69,7 +69,7 @@ func underWorkDir(files []string, rootOf func() string) ([]string, error) {
 		if err != nil {
 			return nil, transport.Invalid(transport.OpAct, path, "no such file under the working directory")
 		}
-		if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
+		if !Within(root, real) {
 			return nil, transport.NewError(transport.OpAct, transport.PhasePolicy, transport.CodeInvalidRequest, transport.RetryNever, transport.NotAttempted,
 				"upload paths must be under the working directory").WithPath(path)
 		}
@@ -79,4 +79,11 @@ func underWorkDir(files []string, rootOf func() string) ([]string, error) {
 		out[i] = real
 	}
 	return out, nil
+}
+
+// Within reports whether path is root or lies under it (both clean, absolute, symlinks
+// resolved); a root of "/" holds every path.
+func Within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -155,15 +156,19 @@ func sessionExportCommand(st *state) *cli.Command {
 				return sessionFailure(st, err)
 			}
 			var res sessions.ExportResult
-			if rec.State == sessions.StateOpen {
+			fromDisk := rec.State != sessions.StateOpen
+			if !fromDisk {
 				out, err := callHost(c.Context, st, d, rec, sessions.CallExport, req)
-				if err != nil {
+				switch {
+				case ending(out, err):
+					fromDisk = true // its history is whole on disk: export works on an ended session
+				case err != nil:
 					return sessionFailure(st, err)
-				}
-				if json.Unmarshal(out, &res) != nil || res.Session == "" {
+				case json.Unmarshal(out, &res) != nil || res.Session == "":
 					return printHostOutput(st, out) // the host's {"error"}
 				}
-			} else {
+			}
+			if fromDisk {
 				r, file, err := sessions.ExportSession(d, req)
 				if err != nil {
 					return sessionFailure(st, err)
@@ -228,10 +233,12 @@ func sessionCloseCommand(st *state) *cli.Command {
 			keep := c.Bool("keep")
 			if rec.State == sessions.StateOpen {
 				out, err := callHost(c.Context, st, d, rec, sessions.CallClose, sessions.CloseRequest{Keep: keep})
-				if err == nil {
+				if err == nil && !ending(out, nil) {
 					return printHostOutput(st, out)
 				}
-				// The host went away meanwhile: the session is ended now; close it as one.
+				// The session is ending by itself (idle, crash) or its host went away: once
+				// the host is gone, close it as an ended session.
+				awaitHostGone(d)
 				if rec, err = d.Record(); err != nil {
 					return sessionFailure(st, sessions.Errorf(sessions.CodeNotFound, "session %s is gone", id))
 				}
@@ -269,5 +276,26 @@ func sessionListCommand(st *state) *cli.Command {
 			printJSON(st, sessions.ListOf(recs))
 			return nil
 		},
+	}
+}
+
+// ending: the host answered that its session has ended (it is stopping: idle, a crash), or
+// the call found the session ended.
+func ending(out json.RawMessage, err error) bool {
+	if err != nil {
+		return sessions.AsError(err).Code == sessions.CodeEnded
+	}
+	var probe struct {
+		Error *sessions.ErrorBody `json:"error"`
+	}
+	return json.Unmarshal(out, &probe) == nil && probe.Error != nil && probe.Error.Code == sessions.CodeEnded
+}
+
+// awaitHostGone waits, bounded, for a session's host to finish ending (its browser
+// stopping) and record why.
+func awaitHostGone(d *sessions.Dir) {
+	deadline := time.Now().Add(budgets.ProcessStopGrace().Ceiling)
+	for d.HostAlive() && time.Now().Before(deadline) {
+		time.Sleep(budgets.SessionSettlePoll)
 	}
 }

@@ -55,7 +55,11 @@ func endedError(rec sessions.Record) error {
 // (the host answers with the result or the {"error"} object). A host that is gone is found
 // out here: the sweep then records why, and the command gets session_ended.
 func callHost(ctx context.Context, st *state, d *sessions.Dir, rec sessions.Record, op string, req any) (json.RawMessage, error) {
-	if rec.State != sessions.StateOpen {
+	switch rec.State {
+	case sessions.StateStarting:
+		return nil, sessions.Errorf(sessions.CodeBusy, "session %s is still starting; try again once `session open` has answered", rec.ID)
+	case sessions.StateOpen:
+	default:
 		return nil, endedError(rec)
 	}
 	dialer := net.Dialer{Timeout: budgets.SessionConnect}

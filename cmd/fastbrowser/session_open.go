@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/scenario/sessions"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -181,11 +182,22 @@ func startHost(ctx context.Context, st *state, store *sessions.Store, o sessions
 		b, _ := bufio.NewReaderSize(pr, 1<<20).ReadBytes('\n')
 		line <- b
 	}()
+	// fail stops a host that did not come up: TERM first, so that it stops its browser and
+	// removes the temporary profile itself, KILL after the grace (its browser then dies by
+	// Pdeathsig, and its profile is removed here once no browser holds it).
 	fail := func(err error) (json.RawMessage, error) {
-		_ = cmd.Process.Kill()
+		_ = cmd.Process.Signal(syscall.SIGTERM)
 		select {
 		case <-exited:
-		case <-time.After(budgets.ProcessStopGrace().Ceiling):
+		case <-time.After(budgets.ProcessStopGrace().Default):
+			_ = cmd.Process.Kill()
+			select {
+			case <-exited:
+			case <-time.After(budgets.ProcessStopGrace().Ceiling):
+			}
+		}
+		if r, rerr := d.Record(); rerr == nil && r.TempProfile != "" {
+			_, _ = chromium.RemoveStaleProfile(r.TempProfile)
 		}
 		_ = d.Remove()
 		return nil, err

@@ -23,11 +23,6 @@ func osState() *state {
 		stdoutIsTTY: isTerminal(os.Stdout), stdinIsTTY: isTerminal(os.Stdin)}
 }
 
-// isTerminal reports whether f is a character device (a terminal), without a dependency.
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
 
 // withOutput is a copy of st writing to other stdout and stderr (a run's scrubbing writers).
 func (st *state) withOutput(stdout, stderr io.Writer) *state {

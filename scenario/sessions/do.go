@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -227,7 +227,7 @@ func uploadsUnder(op *scenario.Operation, dir string) error {
 		if err != nil {
 			return Errorf(CodeInvalidInput, "request.files[%d]: no such file", i)
 		}
-		if real != root && !strings.HasPrefix(real, root+string(os.PathSeparator)) {
+		if !runtime.Within(root, real) {
 			return Errorf(CodeInvalidInput, "request.files[%d]: upload paths must be under the working directory of `session do`", i)
 		}
 	}
