@@ -10,7 +10,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/scenario/sessions"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -193,26 +195,11 @@ func sessionExportCommand(st *state) *cli.Command {
 	}
 }
 
-// writeScenarioFile writes an exported file atomically (temp file, rename): 0644, a file
-// meant to be read, committed and run; it holds no secret.
+// writeScenarioFile writes an exported file atomically, through the writer of the run's
+// outputs: 0640, a file meant to be read, committed and run by its owner's group; it holds
+// no secret.
 func writeScenarioFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return scenario.WriteOutputFile(path, data, artifacts.ModeGroup)
 }
 
 func sessionCloseCommand(st *state) *cli.Command {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/scenario"
 )
 
 // The state directory: <root>/sessions/<id>/ holds session.json (the Record), history.jsonl
@@ -405,26 +406,7 @@ func readBounded(path string, limit int) ([]byte, error) {
 // writeAtomic replaces path with data: a 0600 temp file in the same directory (fchmod, so
 // whatever the umask), synced, then renamed over path.
 func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*.tmp")
-	if err != nil {
-		return fmt.Errorf("sessions: cannot write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	err = f.Chmod(filePerm)
-	if err == nil {
-		_, err = f.Write(data)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp)
+	if err := scenario.WritePrivateFile(path, data); err != nil {
 		return fmt.Errorf("sessions: cannot write %s: %w", path, err)
 	}
 	return nil
