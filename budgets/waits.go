@@ -16,6 +16,9 @@ const (
 	// ObserveReserve is the part of the observation budget kept for building the outline
 	// after the frames are read.
 	ObserveReserve = 300 * time.Millisecond
+	// ObserveRetakes is how many times an observe looks again when a new document
+	// committed while it looked (a navigation in flight), within the same budget.
+	ObserveRetakes = 2
 	// AssertPoll is how often a bounded assertion reads the page again.
 	AssertPoll = 100 * time.Millisecond
 	// ActPoll is how often an act looks for its target and reads its state again while it

@@ -24,25 +24,39 @@ func (w *Worker) observe(ctx context.Context, t *tab, r *transport.Observe, _ po
 	maxText, _ := budgets.OutlineTextChars().Resolve(r.MaxTextChars)
 	ctx, cancel := context.WithTimeout(ctx, budgets.Observation().Default)
 	defer cancel()
+	deadline, _ := ctx.Deadline()
 
-	t.mu.Lock()
-	loader := t.loader
-	t.mu.Unlock()
 	// The page info first, while the renderer is idle; then reading frames gets the rest of
 	// the budget less a reserve for building the outline: a huge page read in windows
-	// answers truncated when its time is up, not with a timeout.
+	// answers truncated when its time is up, not with a timeout. A document that commits
+	// between the two (a navigation a click started) would give the old page's URL and
+	// title with the new page's tree: the look is taken again, within the same budget.
 	var info struct {
 		pageText
 		Status int `json:"status"` // the committed document's own (0: unknown)
 	}
-	if err := w.evaluate(ctx, t, documentInfoScript, &info); err != nil {
-		return nil, w.cdpFailure(transport.OpObserve, transport.NotAttempted, err)
-	}
-	fctx, fcancel := context.WithTimeout(ctx, budgets.Observation().Default-budgets.ObserveReserve)
-	frames, err := w.axFrames(fctx, t)
-	fcancel()
-	if err != nil {
-		return nil, w.cdpFailure(transport.OpObserve, transport.NotAttempted, err)
+	var loader string
+	var frames []outline.Frame
+	for attempt := 0; ; attempt++ {
+		t.mu.Lock()
+		loader = t.loader
+		t.mu.Unlock()
+		if err := w.evaluate(ctx, t, documentInfoScript, &info); err != nil {
+			return nil, w.cdpFailure(transport.OpObserve, transport.NotAttempted, err)
+		}
+		fctx, fcancel := context.WithDeadline(ctx, deadline.Add(-budgets.ObserveReserve))
+		var err error
+		frames, err = w.axFrames(fctx, t)
+		fcancel()
+		if err != nil {
+			return nil, w.cdpFailure(transport.OpObserve, transport.NotAttempted, err)
+		}
+		t.mu.Lock()
+		same := t.loader == loader
+		t.mu.Unlock()
+		if same || attempt == budgets.ObserveRetakes || ctx.Err() != nil {
+			break
+		}
 	}
 	t.mu.Lock()
 	refs := t.refsFor(loader)
