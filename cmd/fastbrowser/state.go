@@ -23,7 +23,6 @@ func osState() *state {
 		stdoutIsTTY: isTerminal(os.Stdout), stdinIsTTY: isTerminal(os.Stdin)}
 }
 
-
 // withOutput is a copy of st writing to other stdout and stderr (a run's scrubbing writers).
 func (st *state) withOutput(stdout, stderr io.Writer) *state {
 	c := *st
