@@ -83,20 +83,12 @@ func sessionDoCommand(st *state) *cli.Command {
 			if err := json.Unmarshal(raw, &op); err != nil || op == nil {
 				return sessionFailure(st, sessions.Errorf(sessions.CodeInvalidInput, "stdin is not one JSON object (one operation: {\"op\":…} or a shorthand such as {\"click\":\"e12\"})"))
 			}
-			_, d, rec, err := openSession(st, id)
-			if err != nil {
-				return sessionFailure(st, err)
-			}
 			wd, err := os.Getwd()
 			if err != nil {
 				return sessionFailure(st, sessions.Errorf(sessions.CodeFailed, "the working directory cannot be read"))
 			}
 			req := sessions.DoRequest{Operation: json.RawMessage(raw), Env: sessions.EnvValues(raw, st.lookup()), Dir: wd}
-			out, err := callHost(c.Context, st, d, rec, sessions.CallDo, req)
-			if err != nil {
-				return sessionFailure(st, err)
-			}
-			return printHostOutput(st, out)
+			return askHost(c, st, id, sessions.CallDo, req)
 		},
 	}
 }
@@ -116,16 +108,8 @@ func sessionDescribeCommand(st *state) *cli.Command {
 			if err != nil {
 				return sessionFailure(st, err)
 			}
-			_, d, rec, err := openSession(st, id)
-			if err != nil {
-				return sessionFailure(st, err)
-			}
 			req := sessions.DescribeRequest{Find: c.String("find"), Tree: c.Bool("tree"), Screenshot: c.Bool("screenshot")}
-			out, err := callHost(c.Context, st, d, rec, sessions.CallDescribe, req)
-			if err != nil {
-				return sessionFailure(st, err)
-			}
-			return printHostOutput(st, out)
+			return askHost(c, st, id, sessions.CallDescribe, req)
 		},
 	}
 }
@@ -285,4 +269,17 @@ func awaitHostGone(d *sessions.Dir) {
 	for d.HostAlive() && time.Now().Before(deadline) {
 		time.Sleep(budgets.SessionSettlePoll)
 	}
+}
+
+// askHost makes one call to session id's host and prints what it answered.
+func askHost(c *cli.Context, st *state, id, op string, req any) error {
+	_, d, rec, err := openSession(st, id)
+	if err != nil {
+		return sessionFailure(st, err)
+	}
+	out, err := callHost(c.Context, st, d, rec, op, req)
+	if err != nil {
+		return sessionFailure(st, err)
+	}
+	return printHostOutput(st, out)
 }
