@@ -550,6 +550,9 @@ func TestClassify(t *testing.T) {
 		{"text", textOnly, "Site", 200, transport.PageBotCheck},
 		{"empty password field unknown to the DOM", login, "Sign in", 200, transport.PageNormal},
 		{"password field", loginKnown, "Sign in", 200, transport.PageLogin},
+		{"401 sign-in form", loginKnown, "Sign in", 401, transport.PageLogin},
+		{"403 with a password field", loginKnown, "Sign in", 403, transport.PageHTTPError},
+		{"401 without a form", normal, "Unauthorized", 401, transport.PageHTTPError},
 		{"hand-built", outline.Outline{Nodes: []transport.OutlineNode{{Role: "password", Name: "PIN"}}}, "x", 0, transport.PageLogin},
 		{"bot check beats login", outline.Outline{Nodes: []transport.OutlineNode{{Role: "password"}, {Role: "heading", Name: "Are you a robot?"}}}, "x", 200, transport.PageBotCheck},
 	} {

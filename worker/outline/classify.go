@@ -20,6 +20,8 @@ var challengePhrases = []string{
 
 // Classify returns the page class, by the first rule that holds:
 //
+//   - "login": status 401 with a password field (a sign-in form answering "authentication
+//     required").
 //   - "http_error": status >= 400 (the main document's HTTP status; 0 means unknown).
 //   - "bot_check": the title, a heading or page text (text, list items, table rows, alerts,
 //     status and log messages) contains one of "just a moment", "verify you are human",
@@ -32,12 +34,18 @@ var challengePhrases = []string{
 // An Outline from Build is judged on the whole page, parts cut by budgets included; an
 // Outline built by hand is judged on its Nodes.
 func Classify(o Outline, title string, status int) string {
+	password := o.password || anyOutline(o.Nodes, func(n *transport.OutlineNode) bool { return n.Role == "password" })
 	switch {
+	case status == 401 && password:
+		// "Authentication required" answered with a sign-in form (a wrong password's
+		// answer, a session that timed out) is the login page: a person or a stored
+		// credential is what it needs, not a retry.
+		return transport.PageLogin
 	case status >= 400:
 		return transport.PageHTTPError
 	case o.botCheck || challenge(title) || anyOutline(o.Nodes, isChallenge):
 		return transport.PageBotCheck
-	case o.password || anyOutline(o.Nodes, func(n *transport.OutlineNode) bool { return n.Role == "password" }):
+	case password:
 		return transport.PageLogin
 	}
 	return transport.PageNormal
