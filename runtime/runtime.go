@@ -254,6 +254,9 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 	if err := transport.Validate(op); err != nil {
 		return nil, err
 	}
+	if transport.SpecOf(op).Host {
+		return nil, transport.Invalid(op.OpName(), "op", "%s is the multi-session host's: start `fastbrowser serve --binding-origin ORIGIN …`", op.OpName())
+	}
 	return r.call(ctx, op, octx)
 }
 

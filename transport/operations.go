@@ -87,6 +87,9 @@ type OpSpec struct {
 	// EndsSession: the operation closes the session; it runs even after the browser died
 	// and never fails for refusals pending from earlier.
 	EndsSession bool
+	// Host: the multi-session host answers the operation itself (hostops.go); it never
+	// reaches a worker, and a single session refuses it.
+	Host bool
 }
 
 // within: the Conn waits for b's default (the worker applies b) plus the margin.
@@ -120,6 +123,10 @@ var table = []OpSpec{
 	{Name: OpCaptureEvidence, New: newOp[CaptureEvidence], Deadline: captureDeadline, NoFailureEvidence: true, Witness: true},
 	{Name: OpNarrowOriginPolicy, New: newOp[NarrowOriginPolicy], InFiles: true, NoFailureEvidence: true},
 	{Name: OpClose, New: newOp[Close], Mutates: true, NoFailureEvidence: true, EndsSession: true},
+	{Name: OpOpenSession, New: newOp[OpenSession], Host: true, NoFailureEvidence: true},
+	{Name: OpCloseSession, New: newOp[CloseSession], Mutates: true, Host: true, NoFailureEvidence: true},
+	{Name: OpEndTask, New: newOp[EndTask], Mutates: true, Host: true, NoFailureEvidence: true},
+	{Name: OpBatch, New: newOp[Batch], Mutates: true, Host: true},
 }
 
 // Ops returns the operation table, in documentation order.

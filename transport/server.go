@@ -38,11 +38,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Handler, opts Ser
 		opts.MaxQueued = 64
 	}
 	s := &server{
-		w:       jsonl.NewWriter(out, jsonl.DefaultMaxLine),
-		h:       h,
-		queue:   make(chan *job, opts.MaxQueued),
-		pending: map[string]*job{},
-		closed:  make(chan struct{}),
+		w:         jsonl.NewWriter(out, jsonl.DefaultMaxLine),
+		h:         h,
+		maxQueued: opts.MaxQueued,
+		lanes:     map[string]chan *job{},
+		pending:   map[string]*job{},
+		closed:    make(chan struct{}),
 	}
 	opts.Ready.Protocol = Version
 	if err := s.w.WriteFrame(readyFrame{V: Version, Ready: opts.Ready}); err != nil {
@@ -50,8 +51,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Handler, opts Ser
 	}
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
+	s.ctx = ctx
 	execDone := make(chan struct{})
-	go func() { defer close(execDone); s.execute(ctx) }()
+	defer func() { <-execDone }()
 
 	lines := make(chan error, 1)
 	go func() { lines <- s.readLoop(ctx, jsonl.NewReader(in, jsonl.DefaultMaxLine)) }()
@@ -59,14 +61,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Handler, opts Ser
 	select {
 	case err = <-lines:
 		// Input ended: let queued work finish (each request is bounded by its own budget).
-		close(s.queue)
-		<-execDone
+		s.shutLanes()
 	case <-s.closed: // a close op was answered
 		stop()
-		<-execDone
 	case <-ctx.Done():
-		<-execDone
 	}
+	go func() { s.lanesRunning.Wait(); close(execDone) }()
 	if errors.Is(err, io.EOF) {
 		err = nil
 	}
@@ -75,6 +75,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Handler, opts Ser
 
 type job struct {
 	id     string
+	owner  Owner // the frame's session and task (a multi-session host's)
 	op     Operation
 	octx   *OperationContext
 	budget time.Duration // the frame's timeoutMs; 0: none given
@@ -83,9 +84,17 @@ type job struct {
 }
 
 type server struct {
-	w     *jsonl.Writer
-	h     Handler
-	queue chan *job
+	w         *jsonl.Writer
+	h         Handler
+	ctx       context.Context
+	maxQueued int
+
+	// lanes run requests one at a time each, in arrival order: one lane per session a
+	// frame names (a multi-session host's sessions run in parallel), and the "" lane for
+	// frames that name none (a single session: everything in order). Bounded: past
+	// maxLanes a new session's requests share the "" lane.
+	lanes        map[string]chan *job
+	lanesRunning sync.WaitGroup
 
 	mu        sync.Mutex
 	pending   map[string]*job // queued or running, by id
@@ -205,7 +214,7 @@ func (s *server) handleLine(line []byte) {
 			return
 		}
 	}
-	s.enqueue(&job{id: rf.ID, op: op, octx: rf.Context, budget: budget})
+	s.enqueue(&job{id: rf.ID, op: op, octx: rf.Context, budget: budget, owner: Owner{Session: rf.Session, Task: rf.Task}})
 }
 
 // frameError turns a strict-decoding refusal into invalid_request with the JSON path.
@@ -233,7 +242,7 @@ func (s *server) enqueue(j *job) {
 	}
 	j.ctx, j.cancel = context.WithCancel(context.Background())
 	select {
-	case s.queue <- j:
+	case s.lane(j.owner.Session) <- j:
 		s.pending[j.id] = j
 		s.mu.Unlock()
 	default:
@@ -251,36 +260,67 @@ func (s *server) cancel(id string) {
 	}
 }
 
-func (s *server) execute(ctx context.Context) {
+// lane returns the queue of session's lane, starting it if it is new (under s.mu).
+func (s *server) lane(session string) chan *job {
+	if q, ok := s.lanes[session]; ok {
+		return q
+	}
+	if len(s.lanes) >= maxLanes {
+		session = ""
+		if q, ok := s.lanes[session]; ok {
+			return q
+		}
+	}
+	q := make(chan *job, s.maxQueued)
+	s.lanes[session] = q
+	s.lanesRunning.Add(1)
+	go func() { defer s.lanesRunning.Done(); s.execute(s.ctx, q) }()
+	return q
+}
+
+// maxLanes bounds the lanes one connection may start.
+const maxLanes = 256
+
+// shutLanes ends every lane once its queued work is done (input ended).
+func (s *server) shutLanes() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queueShut = true
+	for _, q := range s.lanes {
+		close(q)
+	}
+}
+
+func (s *server) execute(ctx context.Context, queue chan *job) {
 	for {
 		var j *job
 		var ok bool
 		select {
-		case j, ok = <-s.queue:
+		case j, ok = <-queue:
 			if !ok {
 				return
 			}
 		case <-ctx.Done():
-			s.drainQueue()
+			s.drainQueue(queue)
 			return
 		}
 		s.run(ctx, j)
-		if j.op.OpName() == OpClose {
+		if SpecOf(j.op).EndsSession {
 			s.mu.Lock()
 			s.queueShut = true
 			s.mu.Unlock()
-			s.drainQueue()
+			s.drainQueue(queue)
 			s.closeOnce.Do(func() { close(s.closed) })
 			return
 		}
 	}
 }
 
-// drainQueue answers every request still queued when the server stops.
-func (s *server) drainQueue() {
+// drainQueue answers every request still queued in a lane when the server stops.
+func (s *server) drainQueue(queue chan *job) {
 	for {
 		select {
-		case j, ok := <-s.queue:
+		case j, ok := <-queue:
 			if !ok {
 				return
 			}
@@ -301,6 +341,9 @@ func (s *server) run(ctx context.Context, j *job) {
 	defer stop()
 	if j.budget > 0 {
 		rctx = WithRequestBudget(rctx, j.budget)
+	}
+	if j.owner != (Owner{}) {
+		rctx = WithOwner(rctx, j.owner)
 	}
 	unhook := context.AfterFunc(ctx, stop)
 	defer unhook()

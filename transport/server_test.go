@@ -238,12 +238,11 @@ func FuzzServeLine(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		var out strings.Builder
-		s := &server{w: newTestWriter(&out), h: &echoHandler{}, queue: make(chan *job, 4), pending: map[string]*job{}, closed: make(chan struct{})}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // a lane a line starts stops at once, answering what it had queued
+		s := &server{w: newTestWriter(&out), h: &echoHandler{}, ctx: ctx, maxQueued: 4, lanes: map[string]chan *job{}, pending: map[string]*job{}, closed: make(chan struct{})}
 		s.handleLine(line) // must not panic; may enqueue
-		for len(s.queue) > 0 {
-			j := <-s.queue
-			j.cancel()
-		}
+		s.lanesRunning.Wait()
 	})
 }
 

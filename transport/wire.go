@@ -16,6 +16,10 @@ type requestFrame struct {
 	Op      string            `json:"op" required:"true"`
 	Request json.RawMessage   `json:"request,omitempty"`
 	Context *OperationContext `json:"context,omitempty"`
+	// Session and Task name the session a request to a multi-session host is for, and the
+	// task that owns it (hostops.go); a single session ignores them.
+	Session string `json:"session,omitempty"`
+	Task    string `json:"task,omitempty"`
 	// TimeoutMs is this call's request budget (0: the default; see requestbudget.go).
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 }

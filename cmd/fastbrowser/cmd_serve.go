@@ -22,6 +22,7 @@ func serveCommand(st *state) *cli.Command {
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default any http/https origin)"},
 			&cli.StringFlag{Name: "artifacts", Usage: "private evidence store `DIR` (0700): enables captureEvidence and failure evidence"},
 			secretEnvFlag,
+			&cli.StringSliceFlag{Name: "binding-origin", Usage: "host many sessions over this connection, each opened by a task with openSession under origins inside this binding (repeat; \"*\" explicitly for any); see docs/protocol.md \"Multi-session serve\""},
 			&cli.StringFlag{Name: "webrtc", Value: runtime.WebRTCBlock, Usage: "\"block\" makes RTCPeerConnection throw in every document; \"allow\" lets pages use WebRTC (under a restricted policy only TCP relays the egress proxy admits, on a browser fastbrowser launched)"},
 		),
 		Action: func(c *cli.Context) error {
@@ -48,6 +49,12 @@ func serveCommand(st *state) *cli.Command {
 				}
 				defer store.Close()
 				opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: session, Owner: "serve", OnFailure: true}
+			}
+			if binding := c.StringSlice("binding-origin"); len(binding) > 0 {
+				if len(c.StringSlice("allowed-origin")) > 0 {
+					return usageError("--binding-origin and --allowed-origin exclude each other: a multi-session host's sessions name their origins in openSession")
+				}
+				return serveMany(c, st, opts, binding)
 			}
 			rt, err := runtime.Open(c.Context, opts)
 			if err != nil {

@@ -1,0 +1,293 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
+)
+
+// manyServe is one `fastbrowser serve --binding-origin …` process spoken to as a client
+// would: frames in, answers matched to their requests by id (sessions answer out of order).
+type manyServe struct {
+	t     *testing.T
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	mu    sync.Mutex
+	next  int
+	waits map[string]chan map[string]any
+}
+
+func startManyServe(t *testing.T, args ...string) *manyServe {
+	t.Helper()
+	bin, err := runtimetest.Binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &manyServe{t: t, cmd: cmd, in: in, waits: map[string]chan map[string]any{}}
+	lines := bufio.NewScanner(out)
+	lines.Buffer(nil, 16<<20)
+	if !lines.Scan() || !strings.Contains(lines.Text(), `"ready"`) {
+		t.Fatalf("no ready frame: %q", lines.Text())
+	}
+	go func() {
+		for lines.Scan() {
+			var f map[string]any
+			if json.Unmarshal(lines.Bytes(), &f) != nil {
+				continue
+			}
+			id, _ := f["id"].(string)
+			s.mu.Lock()
+			ch := s.waits[id]
+			delete(s.waits, id)
+			s.mu.Unlock()
+			if ch != nil {
+				ch <- f
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		in.Close() // the end of input ends serve, which closes every session
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve exited: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Error("serve did not exit after its input ended")
+		}
+	})
+	return s
+}
+
+// send writes one frame and returns where its answer will arrive.
+func (s *manyServe) send(session, task, op string, request any) chan map[string]any {
+	s.t.Helper()
+	s.mu.Lock()
+	s.next++
+	id := fmt.Sprint(s.next)
+	ch := make(chan map[string]any, 1)
+	s.waits[id] = ch
+	s.mu.Unlock()
+	frame := map[string]any{"v": 1, "id": id, "op": op, "request": request}
+	if session != "" {
+		frame["session"], frame["task"] = session, task
+	}
+	b, _ := json.Marshal(frame)
+	if _, err := s.in.Write(append(b, '\n')); err != nil {
+		s.t.Fatal(err)
+	}
+	return ch
+}
+
+func (s *manyServe) await(ch chan map[string]any) map[string]any {
+	s.t.Helper()
+	select {
+	case f := <-ch:
+		return f
+	case <-time.After(60 * time.Second):
+		s.t.Fatal("no answer within 60s")
+		return nil
+	}
+}
+
+// call sends one frame and waits for its answer.
+func (s *manyServe) call(session, task, op string, request any) map[string]any {
+	s.t.Helper()
+	return s.await(s.send(session, task, op, request))
+}
+
+func result(t *testing.T, f map[string]any) map[string]any {
+	t.Helper()
+	if f["error"] != nil {
+		t.Fatalf("error: %v", f["error"])
+	}
+	return f["result"].(map[string]any)
+}
+
+func errCode(f map[string]any) string {
+	e, _ := f["error"].(map[string]any)
+	c, _ := e["code"].(string)
+	return c
+}
+
+func errPath(f map[string]any) string {
+	e, _ := f["error"].(map[string]any)
+	p, _ := e["path"].(string)
+	return p
+}
+
+// Each ownership, expiry, ended and not-found code, and deny-by-default narrowing.
+func TestServeManyOwnershipCodes(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	s := startManyServe(t, "--binding-origin", site.URL)
+
+	for _, c := range []struct {
+		origins []string
+		path    string
+	}{
+		{[]string{}, "request.allowedOrigins"},
+		{[]string{"http://elsewhere.test"}, "request.allowedOrigins[0]"},
+		{[]string{site.URL, "*"}, "request.allowedOrigins[1]"},
+		{[]string{"ftp://x"}, "request.allowedOrigins[0]"},
+	} {
+		f := s.call("", "", "openSession", map[string]any{"task": "A", "allowedOrigins": c.origins})
+		if errCode(f) != "invalid_request" || errPath(f) != c.path {
+			t.Errorf("openSession %v: %v; want invalid_request at %s", c.origins, f["error"], c.path)
+		}
+	}
+	a := result(t, s.call("", "", "openSession", map[string]any{"task": "A", "allowedOrigins": []string{site.URL}}))["session"].(string)
+	result(t, s.call(a, "A", "navigate", map[string]any{"url": site.URL + "/about"}))
+
+	if f := s.call(a, "B", "read", nil); errCode(f) != "session_not_owned" {
+		t.Errorf("another task's request: %v; want session_not_owned", f["error"])
+	}
+	if f := s.call("s999", "A", "read", nil); errCode(f) != "session_not_found" {
+		t.Errorf("an unknown session: %v; want session_not_found", f["error"])
+	}
+	if f := s.call("", "", "read", nil); errCode(f) != "invalid_request" {
+		t.Errorf("a frame naming no session: %v; want invalid_request", f["error"])
+	}
+	if f := s.call("", "", "closeSession", map[string]any{"session": a, "task": "B"}); errCode(f) != "session_not_owned" {
+		t.Errorf("closing another task's session: %v; want session_not_owned", f["error"])
+	}
+	result(t, s.call("", "", "closeSession", map[string]any{"session": a, "task": "A"}))
+	if f := s.call(a, "A", "read", nil); errCode(f) != "session_ended" {
+		t.Errorf("a closed session: %v; want session_ended", f["error"])
+	}
+	// A new session never gets the ended id back, and starts empty.
+	b := result(t, s.call("", "", "openSession", map[string]any{"task": "A", "allowedOrigins": []string{site.URL}}))["session"].(string)
+	if b == a {
+		t.Fatalf("the ended id %s was reopened", a)
+	}
+	if lt := result(t, s.call(b, "A", "observe", nil)); strings.Contains(fmt.Sprint(lt["url"]), "/about") {
+		t.Errorf("the new session shows the ended one's page: %v", lt["url"])
+	}
+
+	idle := result(t, s.call("", "", "openSession", map[string]any{"task": "A", "allowedOrigins": []string{site.URL}, "idleTimeoutS": 1}))["session"].(string)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		f := s.call(idle, "A", "listTabs", nil)
+		if errCode(f) == "session_expired" {
+			break
+		}
+		if f["error"] != nil || time.Now().After(deadline) {
+			t.Fatalf("an idle session: %v; want session_expired within 10s", f["error"])
+		}
+		time.Sleep(1100 * time.Millisecond) // each request renews the deadline: wait past it
+	}
+	ended := result(t, s.call("", "", "endTask", map[string]any{"task": "A"}))
+	if fmt.Sprint(ended["closed"]) != "["+b+"]" {
+		t.Errorf("endTask closed %v, want [%s] (the live one)", ended["closed"], b)
+	}
+	if f := s.call(b, "A", "read", nil); errCode(f) != "session_ended" {
+		t.Errorf("after endTask: %v; want session_ended", f["error"])
+	}
+}
+
+// Two tasks' sessions run at once and cannot see or touch each other's tabs.
+func TestServeManyTasksIsolated(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	s := startManyServe(t, "--binding-origin", site.URL)
+	open := func(task string) string {
+		return result(t, s.call("", "", "openSession", map[string]any{"task": task, "allowedOrigins": []string{site.URL}}))["session"].(string)
+	}
+	a, b := open("A"), open("B")
+	// Both batches are in flight together: B's fast one answers while A's waits on /slow.
+	slow := s.send(a, "A", "batch", map[string]any{"actions": []map[string]any{{"action": "navigate", "url": site.URL + "/slow?ms=3000"}}})
+	fast := s.send(b, "B", "batch", map[string]any{"actions": []map[string]any{{"action": "navigate", "url": site.URL + "/about"}}})
+	fb := s.await(fast)
+	var fa map[string]any
+	select {
+	case fa = <-slow:
+		t.Error("A's slow batch answered before B's fast one: the sessions did not run in parallel")
+	default:
+		fa = s.await(slow)
+	}
+	if r := result(t, fb); r["posture"] != "ok" {
+		t.Fatalf("B's batch: %v", r)
+	}
+	if r := result(t, fa); r["posture"] != "ok" {
+		t.Fatalf("A's batch: %v", r)
+	}
+	tabsA := result(t, s.call(a, "A", "listTabs", nil))
+	tabsB := result(t, s.call(b, "B", "listTabs", nil))
+	urlsOf := func(r map[string]any) string { return fmt.Sprint(r["tabs"]) }
+	if strings.Contains(urlsOf(tabsA), "/about") || strings.Contains(urlsOf(tabsB), "/slow") {
+		t.Fatalf("a session sees the other's tab:\nA %s\nB %s", urlsOf(tabsA), urlsOf(tabsB))
+	}
+	// Handles are the session's own: A's handle, said in B's session, names B's tab (or
+	// none), never A's page.
+	tabA := tabsA["selected"].(string)
+	f := s.call(b, "B", "read", map[string]any{"tab": tabA})
+	if r, _ := f["result"].(map[string]any); f["error"] == nil && !strings.HasSuffix(fmt.Sprint(r["url"]), "/about") {
+		t.Fatalf("B read with A's tab handle %s and got another page: %v", tabA, r["url"])
+	}
+}
+
+// A page classed login, with handoffClasses ["login"], ends the batch with handoff_required
+// and the remaining actions skipped.
+func TestServeManyHandoff(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	s := startManyServe(t, "--binding-origin", site.URL)
+	id := result(t, s.call("", "", "openSession", map[string]any{"task": "H", "allowedOrigins": []string{site.URL}, "handoffClasses": []string{"login"}}))["session"].(string)
+	r := result(t, s.call(id, "H", "batch", map[string]any{"actions": []map[string]any{
+		{"action": "navigate", "url": site.URL + "/about"},
+		{"action": "navigate", "url": site.URL + "/form"},
+		{"action": "type", "target": map[string]any{"role": "textbox", "name": "Username"}, "text": "ada"},
+		{"action": "page_text"},
+	}}))
+	actions := r["actions"].([]any)
+	status := func(i int) string { return actions[i].(map[string]any)["status"].(string) }
+	if r["posture"] != "handoff_required" || r["code"] != "handoff_required" {
+		t.Fatalf("batch posture %v code %v; want handoff_required", r["posture"], r["code"])
+	}
+	if status(0) != "ok" || status(1) != "ok" || status(2) != "skipped" || status(3) != "skipped" {
+		t.Fatalf("statuses %s %s %s %s; want ok ok skipped skipped", status(0), status(1), status(2), status(3))
+	}
+	if pc := actions[1].(map[string]any)["pageClass"]; pc != "login" {
+		t.Fatalf("the /form action's page class %v, want login", pc)
+	}
+	// Nothing was typed: the skipped action never ran.
+	if ob := result(t, s.call(id, "H", "read", nil)); strings.Contains(fmt.Sprint(ob), "ada") {
+		t.Fatalf("the skipped type ran: %v", ob)
+	}
+}
+
+// The Python and Node example clients run against serve and real Chromium.
+func TestClientExamples(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	bin, err := runtimetest.Binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range [][]string{
+		{"python3", "../../examples/clients/python/client.py"},
+		{"node", "../../examples/clients/node/client.js"},
+	} {
+		out, err := exec.Command(c[0], c[1], bin, site.URL).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "serve exited 0") {
+			t.Errorf("%s %s: %v\n%s", c[0], c[1], err, out)
+		}
+	}
+}

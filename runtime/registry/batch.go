@@ -1,0 +1,84 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// batch runs a batch's actions in order and ends it on the first failure or egress denial
+// (that action's posture), or on a page whose class is one of the session's handoff
+// classes (handoff_required); every action after the end is skipped, never run.
+func (h *Host) batch(ctx context.Context, s *session, b *transport.Batch) (transport.Result, error) {
+	out := &transport.BatchResult{Posture: transport.PostureOK, Actions: make([]transport.BatchActionResult, len(b.Actions))}
+	ended := false
+	for i, a := range b.Actions {
+		ar := &out.Actions[i]
+		ar.Index, ar.Action = i, a.Action
+		if ended {
+			ar.Status = transport.ActionSkipped
+			continue
+		}
+		res, err := s.rt.Call(ctx, s.actionOp(i, a), nil)
+		h.noteCrash(s, err)
+		if err != nil {
+			oe := transport.AsOperationError("", err)
+			ar.Status, ar.Posture, ar.Error = transport.ActionFailed, transport.PostureOf(err), oe
+			out.Posture, out.Code, ended = ar.Posture, oe.Code, true
+			continue
+		}
+		ar.Status, ar.Posture = transport.ActionOK, transport.PostureOK
+		ar.Result, _ = json.Marshal(res)
+		if len(s.handoff) == 0 || !changesPage(a.Action) {
+			continue
+		}
+		ob, err := transport.Dispatch(ctx, s.rt, transport.Observe{MaxNodes: 1})
+		if err != nil {
+			continue // the next action will meet whatever stopped the look
+		}
+		ar.PageClass = ob.PageClass
+		if s.handoff[ob.PageClass] {
+			ar.Posture = transport.PostureHandoffRequired
+			ar.Error = transport.NewError(transport.OpBatch, transport.PhaseVerify, transport.CodeHandoffRequired, transport.RetryNever, transport.Verified,
+				"the page is classed %s, a handoff class of this session: a person must take over", ob.PageClass)
+			out.Posture, out.Code, ended = transport.PostureHandoffRequired, transport.CodeHandoffRequired, true
+		}
+	}
+	return out, nil
+}
+
+// actionOp is the protocol operation a batch action is.
+func (s *session) actionOp(i int, a transport.BatchAction) transport.Operation {
+	switch a.Action {
+	case transport.VerbNavigate:
+		return &transport.Navigate{URL: a.URL}
+	case transport.VerbClick:
+		return &transport.Act{Action: transport.ActClick, Target: *a.Target}
+	case transport.VerbType:
+		return &transport.Act{Action: transport.ActType, Target: *a.Target, Text: a.Text}
+	case transport.VerbSubmit:
+		return &transport.Act{Action: transport.ActPress, Target: *a.Target, Key: "Enter"}
+	case transport.VerbScreenshot:
+		return &transport.CaptureEvidence{RunID: "batch", Operation: s.id + "-" + strconv.Itoa(s.nextShot(i))}
+	default: // page_text
+		ob := &transport.Observe{}
+		s.applyPageText(ob)
+		return ob
+	}
+}
+
+// nextShot numbers the session's screenshots so every capture has its own operation id.
+func (s *session) nextShot(int) int {
+	s.shots++
+	return s.shots
+}
+
+func changesPage(verb string) bool {
+	switch verb {
+	case transport.VerbNavigate, transport.VerbClick, transport.VerbType, transport.VerbSubmit:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,313 @@
+// Package registry is the multi-session host behind `fastbrowser serve --binding-origin …`
+// (issue 13, seed "Browser Session Contract"): many sessions over one protocol v1
+// connection, in one browser with a context each. A session id is owned by the task that
+// opened it: another task's request is session_not_owned, one past its idle timeout
+// session_expired, one closed or ended session_ended, an unknown id session_not_found. An
+// ended id is never reopened, and nothing earlier is replayed into a new context.
+// Narrowing is deny by default: a session's origins are a non-empty subset of the binding.
+//
+// The Host is a transport.Handler; transport.Serve gives each session its own lane, so
+// distinct sessions run in parallel while calls within one are serialised.
+package registry
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// Options configures a Host.
+type Options struct {
+	// Binding is the host's binding: ["*"] or exact origins; every session's origins must
+	// lie inside it.
+	Binding []string
+	// Session is the template every session is opened with (the Allocator, worker, log,
+	// evidence store, …); AllowedOrigins and Redaction are the session's own.
+	Session runtime.Options
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+}
+
+// Host is the registry of one serve's sessions.
+type Host struct {
+	binding policy.Policy
+	opts    Options
+	now     func() time.Time
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	next     int
+	closed   bool
+}
+
+type session struct {
+	id, task  string
+	rt        *runtime.Runtime
+	idle      time.Duration
+	handoff   map[string]bool
+	pageText  transport.PageTextBudgets
+	lastUsed  time.Time
+	ended     string // "": live; else why: closed, ended (endTask), expired
+	endedAt   time.Time
+	enforceBy []string
+	shots     int // screenshots taken (used within the session's lane)
+}
+
+// New returns a Host for opts.Binding.
+func New(opts Options) (*Host, error) {
+	b, err := policy.Parse(opts.Binding)
+	if err != nil {
+		return nil, transport.Invalid("", "bindingOrigins", "%s", err.Error())
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Host{binding: b, opts: opts, now: now, sessions: map[string]*session{}}, nil
+}
+
+// Handle answers one request: the host's own operations, or one of a session's, after the
+// frame's session and task are checked.
+func (h *Host) Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
+	switch r := op.(type) {
+	case *transport.OpenSession:
+		return h.open(ctx, r)
+	case *transport.CloseSession:
+		return h.closeOne(r)
+	case *transport.EndTask:
+		return h.endTask(r)
+	case *transport.Close:
+		return nil, transport.Invalid(transport.OpClose, "op", "a multi-session host closes sessions with closeSession and tasks with endTask; close the connection to end the host")
+	}
+	s, err := h.owned(op.OpName(), transport.OwnerOf(ctx))
+	if err != nil {
+		return nil, err
+	}
+	defer h.touch(s)
+	if b, ok := op.(*transport.Batch); ok {
+		return h.batch(ctx, s, b)
+	}
+	if ob, ok := op.(*transport.Observe); ok {
+		s.applyPageText(ob)
+	}
+	res, err := s.rt.Call(ctx, op, octx)
+	h.noteCrash(s, err)
+	return res, err
+}
+
+// Close ends every session (the connection ended).
+func (h *Host) Close() error {
+	h.mu.Lock()
+	h.closed = true
+	var live []*session
+	for _, s := range h.sessions {
+		if s.ended == "" {
+			s.ended, s.endedAt = "closed", h.now()
+			live = append(live, s)
+		}
+	}
+	h.mu.Unlock()
+	var first error
+	for _, s := range live {
+		if err := s.rt.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func (h *Host) open(ctx context.Context, r *transport.OpenSession) (transport.Result, error) {
+	for i, o := range r.AllowedOrigins {
+		path := "request.allowedOrigins[" + strconv.Itoa(i) + "]"
+		if o == policy.Any {
+			if !h.binding.IsAny() {
+				return nil, transport.Invalid(transport.OpOpenSession, path, "\"*\" is wider than the binding %v", h.binding.Origins())
+			}
+			continue
+		}
+		norm, err := policy.NormalizeOrigin(o)
+		if err != nil {
+			return nil, transport.Invalid(transport.OpOpenSession, path, "expected an exact http or https origin without credentials, path, query or fragment")
+		}
+		if !h.binding.AllowsOrigin(norm) {
+			return nil, transport.Invalid(transport.OpOpenSession, path, "origin %s is outside the binding %v", norm, h.binding.Origins())
+		}
+	}
+	if _, err := budgets.OutlineNodes().Resolve(pageTextOf(r).MaxNodes); err != nil {
+		return nil, transport.NewError(transport.OpOpenSession, transport.PhaseValidate, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted, "pageText.maxNodes: %s", err).WithPath("request.pageText.maxNodes")
+	}
+	idle := time.Duration(r.IdleTimeoutS) * time.Second
+	if idle == 0 {
+		idle = budgets.SessionIdle().Default
+	}
+	if idle > budgets.SessionIdle().Ceiling {
+		return nil, transport.NewError(transport.OpOpenSession, transport.PhaseValidate, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted,
+			"idleTimeoutS %d is over the ceiling of %d", r.IdleTimeoutS, int(budgets.SessionIdle().Ceiling.Seconds())).WithPath("request.idleTimeoutS")
+	}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil, transport.NewError(transport.OpOpenSession, transport.PhaseDispatch, transport.CodeSessionEnded, transport.RetryNever, transport.NotAttempted, "the host is closing")
+	}
+	h.next++
+	id := "s" + strconv.Itoa(h.next)
+	h.mu.Unlock()
+
+	opts := h.opts.Session
+	opts.AllowedOrigins = r.AllowedOrigins
+	if opts.Evidence != nil { // the session owns its evidence, with its own rules added
+		ev := *opts.Evidence
+		ev.Redaction = append(append([]transport.RedactionRule(nil), ev.Redaction...), r.Redaction...)
+		ev.Owner = id
+		opts.Evidence = &ev
+	}
+	rt, err := runtime.Open(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{id: id, task: r.Task, rt: rt, idle: idle, handoff: map[string]bool{}, pageText: pageTextOf(r), lastUsed: h.now(), enforceBy: rt.Enforcement()}
+	for _, c := range r.HandoffClasses {
+		s.handoff[c] = true
+	}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		_ = rt.Close()
+		return nil, transport.NewError(transport.OpOpenSession, transport.PhaseDispatch, transport.CodeSessionEnded, transport.RetryNever, transport.NotAttempted, "the host is closing")
+	}
+	h.sessions[id] = s
+	h.mu.Unlock()
+	go h.expireWhenIdle(s)
+	return &transport.OpenSessionResult{Session: id, Task: r.Task, AllowedOrigins: r.AllowedOrigins, IdleTimeoutS: int(idle.Seconds()), Enforcement: s.enforceBy}, nil
+}
+
+func pageTextOf(r *transport.OpenSession) transport.PageTextBudgets {
+	if r.PageText == nil {
+		return transport.PageTextBudgets{}
+	}
+	return *r.PageText
+}
+
+// owned is the live session the frame names, if the frame's task owns it.
+func (h *Host) owned(op string, o transport.Owner) (*session, error) {
+	if o.Session == "" || o.Task == "" {
+		return nil, transport.Invalid(op, "session", "a request to a multi-session host names its session and task in the frame: {\"v\":1,\"id\":…,\"session\":…,\"task\":…,\"op\":…}")
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s, ok := h.sessions[o.Session]
+	switch {
+	case !ok:
+		return nil, sessionError(op, transport.CodeSessionNotFound, "no session %q on this host", transport.Clip(o.Session, 32))
+	case s.task != o.Task:
+		return nil, sessionError(op, transport.CodeSessionNotOwned, "session %s is owned by another task", s.id)
+	case s.ended == "expired":
+		return nil, sessionError(op, transport.CodeSessionExpired, "session %s expired after %s without a request; open a new one (nothing is replayed)", s.id, s.idle)
+	case s.ended != "":
+		return nil, sessionError(op, transport.CodeSessionEnded, "session %s has ended (%s); its id is never reopened", s.id, s.ended)
+	case h.now().Sub(s.lastUsed) > s.idle:
+		// The idle end may not have run yet: the request must not revive the session.
+		return nil, sessionError(op, transport.CodeSessionExpired, "session %s expired after %s without a request; open a new one (nothing is replayed)", s.id, s.idle)
+	}
+	s.lastUsed = h.now()
+	return s, nil
+}
+
+func sessionError(op string, code transport.Code, format string, args ...any) error {
+	return transport.NewError(op, transport.PhaseValidate, code, transport.RetryNever, transport.NotAttempted, format, args...)
+}
+
+// touch renews the session's idle deadline after a request.
+func (h *Host) touch(s *session) {
+	h.mu.Lock()
+	s.lastUsed = h.now()
+	h.mu.Unlock()
+}
+
+// expireWhenIdle ends the session once it has had no request for its idle timeout.
+func (h *Host) expireWhenIdle(s *session) {
+	for {
+		h.mu.Lock()
+		if s.ended != "" {
+			h.mu.Unlock()
+			return
+		}
+		wait := s.idle - h.now().Sub(s.lastUsed)
+		if wait <= 0 {
+			s.ended, s.endedAt = "expired", h.now()
+			h.mu.Unlock()
+			_ = s.rt.Close()
+			return
+		}
+		h.mu.Unlock()
+		time.Sleep(min(wait, budgets.SessionIdlePoll))
+	}
+}
+
+func (h *Host) closeOne(r *transport.CloseSession) (transport.Result, error) {
+	s, err := h.owned(transport.OpCloseSession, transport.Owner{Session: r.Session, Task: r.Task})
+	if err != nil {
+		return nil, err
+	}
+	h.end(s, "closed")
+	return &transport.CloseSessionResult{Session: s.id, Closed: true}, nil
+}
+
+func (h *Host) endTask(r *transport.EndTask) (transport.Result, error) {
+	h.mu.Lock()
+	var mine []*session
+	for _, s := range h.sessions {
+		if s.task == r.Task && s.ended == "" {
+			mine = append(mine, s)
+		}
+	}
+	h.mu.Unlock()
+	out := &transport.EndTaskResult{Task: r.Task, Closed: []string{}}
+	for _, s := range mine {
+		h.end(s, "task ended")
+		out.Closed = append(out.Closed, s.id)
+	}
+	return out, nil
+}
+
+// end marks a session ended and stops its browser context.
+func (h *Host) end(s *session, why string) {
+	h.mu.Lock()
+	if s.ended != "" {
+		h.mu.Unlock()
+		return
+	}
+	s.ended, s.endedAt = why, h.now()
+	h.mu.Unlock()
+	_ = s.rt.Close()
+}
+
+// noteCrash ends a session whose worker or browser died.
+func (h *Host) noteCrash(s *session, err error) {
+	oe := transport.AsOperationError("", err)
+	if err != nil && (oe.Code == transport.CodeWorkerCrashed || oe.Code == transport.CodeBrowserCrashed) {
+		h.end(s, "crashed")
+	}
+}
+
+func (s *session) applyPageText(ob *transport.Observe) {
+	if ob.MaxNodes == 0 {
+		ob.MaxNodes = s.pageText.MaxNodes
+	}
+	if ob.MaxDepth == 0 {
+		ob.MaxDepth = s.pageText.MaxDepth
+	}
+	if ob.MaxTextChars == 0 {
+		ob.MaxTextChars = s.pageText.MaxTextChars
+	}
+}
+
+// String is for logs: never anything a page said.
+func (s *session) String() string { return fmt.Sprintf("session %s (task %s)", s.id, s.task) }
