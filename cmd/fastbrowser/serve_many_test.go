@@ -17,7 +17,8 @@ import (
 // manyServe is one `fastbrowser serve --binding-origin …` process spoken to as a client
 // would: frames in, answers matched to their requests by id (sessions answer out of order).
 type manyServe struct {
-	t     *testing.T
+	t     testing.TB
+	once  sync.Once
 	cmd   *exec.Cmd
 	in    io.WriteCloser
 	mu    sync.Mutex
@@ -25,7 +26,7 @@ type manyServe struct {
 	waits map[string]chan map[string]any
 }
 
-func startManyServe(t *testing.T, args ...string) *manyServe {
+func startManyServe(t testing.TB, args ...string) *manyServe {
 	t.Helper()
 	bin, err := runtimetest.Binary()
 	if err != nil {
@@ -59,21 +60,26 @@ func startManyServe(t *testing.T, args ...string) *manyServe {
 			}
 		}
 	}()
-	t.Cleanup(func() {
-		in.Close() // the end of input ends serve, which closes every session
+	t.Cleanup(s.stop)
+	return s
+}
+
+// stop ends serve by ending its input (which closes every session) and waits for it.
+func (s *manyServe) stop() {
+	s.once.Do(func() {
+		s.in.Close()
 		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
+		go func() { done <- s.cmd.Wait() }()
 		select {
 		case err := <-done:
 			if err != nil {
-				t.Errorf("serve exited: %v", err)
+				s.t.Errorf("serve exited: %v", err)
 			}
 		case <-time.After(30 * time.Second):
-			_ = cmd.Process.Kill()
-			t.Error("serve did not exit after its input ended")
+			_ = s.cmd.Process.Kill()
+			s.t.Error("serve did not exit after its input ended")
 		}
 	})
-	return s
 }
 
 // send writes one frame and returns where its answer will arrive.
@@ -113,7 +119,7 @@ func (s *manyServe) call(session, task, op string, request any) map[string]any {
 	return s.await(s.send(session, task, op, request))
 }
 
-func result(t *testing.T, f map[string]any) map[string]any {
+func result(t testing.TB, f map[string]any) map[string]any {
 	t.Helper()
 	if f["error"] != nil {
 		t.Fatalf("error: %v", f["error"])
