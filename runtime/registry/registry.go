@@ -58,6 +58,7 @@ type session struct {
 	endedAt   time.Time
 	enforceBy []string
 	shots     int // screenshots taken (used within the session's lane)
+	inflight  int // requests running (under Host.mu): a session is never expired mid-call
 }
 
 // New returns a Host for opts.Binding.
@@ -217,6 +218,7 @@ func (h *Host) owned(op string, o transport.Owner) (*session, error) {
 		return nil, sessionError(op, transport.CodeSessionExpired, "session %s expired after %s without a request; open a new one (nothing is replayed)", s.id, s.idle)
 	}
 	s.lastUsed = h.now()
+	s.inflight++
 	return s, nil
 }
 
@@ -228,6 +230,7 @@ func sessionError(op string, code transport.Code, format string, args ...any) er
 func (h *Host) touch(s *session) {
 	h.mu.Lock()
 	s.lastUsed = h.now()
+	s.inflight--
 	h.mu.Unlock()
 }
 
@@ -240,6 +243,9 @@ func (h *Host) expireWhenIdle(s *session) {
 			return
 		}
 		wait := s.idle - h.now().Sub(s.lastUsed)
+		if s.inflight > 0 {
+			wait = s.idle // a request runs: its end renews the deadline
+		}
 		if wait <= 0 {
 			s.ended, s.endedAt = "expired", h.now()
 			h.mu.Unlock()
@@ -256,6 +262,7 @@ func (h *Host) closeOne(r *transport.CloseSession) (transport.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	h.touch(s)
 	h.end(s, "closed")
 	return &transport.CloseSessionResult{Session: s.id, Closed: true}, nil
 }
