@@ -30,7 +30,7 @@ var frameDefs = []frameDef{
 			// Serve writes a failure as an error frame; a response always has a result.
 			n.Properties.remove("error")
 			n.Properties.set("result", &schemaNode{AnyOf: results})
-			n.Required = append(n.Required, "result")
+			n.require("result")
 		}},
 	{name: "frame.error", typ: reflect.TypeFor[errorFrame](), dir: fromServer, root: true},
 	{name: "frame.cancel", typ: reflect.TypeFor[cancelFrame](), dir: toServer, root: true},
@@ -45,7 +45,7 @@ var frameDefs = []frameDef{
 		fix: func(n *schemaNode, _ []string, _, _ []*schemaNode) {
 			n.Properties.remove("error")
 			n.Properties.set("result", &schemaNode{Type: "object"})
-			n.Required = append(n.Required, "result")
+			n.require("result")
 		}},
 }
 

@@ -3,6 +3,7 @@ package transport
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 )
 
 // schemaNode is one JSON Schema (draft 2020-12) node of the protocol schema (schema.go). Only
@@ -83,6 +84,13 @@ func (ps properties) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// require adds name to the required members, once.
+func (n *schemaNode) require(name string) {
+	if !slices.Contains(n.Required, name) {
+		n.Required = append(n.Required, name)
+	}
 }
 
 // nullable lets n also be null.
