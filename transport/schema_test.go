@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -17,6 +18,8 @@ import (
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
 
 var compiledProtocolSchema = sync.OnceValues(func() (*jsonschema.Compiler, error) {
@@ -174,6 +177,7 @@ func TestProtocolSchemaRefusesInvalidFrames(t *testing.T) {
 		{`{"v":1,"id":"1","op":"evaluate","request":{"expression":"1+1"}}`, "unknown op"},
 		{`{"v":1,"id":"1","op":"navigate","request":{}}`, "missing required field url"},
 		{`{"v":1,"op":"read"}`, "missing frame id"},
+		{`{"v":1,"id":"","op":"read"}`, "empty frame id"},
 		{`{"v":2,"id":"1","op":"read"}`, "wrong version"},
 		{`{"v":1,"id":"1","op":"read","timeoutMs":"5"}`, "timeoutMs a string"},
 		{`{"v":1,"id":"1","op":"act","request":{"action":"click","target":"e1"}}`, "target a string"},
@@ -193,6 +197,9 @@ func TestProtocolSchemaRefusesInvalidFrames(t *testing.T) {
 		if err := validateJSON(t, root, tc.frame); err == nil {
 			t.Errorf("%s: schema accepts %s", tc.why, tc.frame)
 		}
+		if strings.Contains(tc.frame, `"op"`) && decodeRequestFrame(tc.frame) == nil {
+			t.Errorf("%s: the server's decoder accepts %s (the case is wrong)", tc.why, tc.frame)
+		}
 	}
 	for _, frame := range []string{
 		`{"v":1,"id":"1","op":"read"}`,
@@ -206,7 +213,32 @@ func TestProtocolSchemaRefusesInvalidFrames(t *testing.T) {
 		if err := validateJSON(t, root, frame); err != nil {
 			t.Errorf("schema refuses %s: %v", frame, err)
 		}
+		if strings.Contains(frame, `"op"`) {
+			if err := decodeRequestFrame(frame); err != nil {
+				t.Errorf("the server's decoder refuses %s: %v (the case is wrong)", frame, err)
+			}
+		}
 	}
+}
+
+// decodeRequestFrame decodes a request line as Serve does, short of its validation of values.
+func decodeRequestFrame(line string) error {
+	var rf requestFrame
+	if err := strictjson.Decode([]byte(line), &rf); err != nil {
+		return err
+	}
+	if rf.V != Version || rf.ID == "" {
+		return errors.New("bad v or id")
+	}
+	op, ok := NewOperation(rf.Op)
+	if !ok {
+		return errors.New("unknown op")
+	}
+	raw := rf.Request
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = []byte("{}")
+	}
+	return strictjson.DecodeAt(raw, op, "request")
 }
 
 type selfMarshaling struct{}

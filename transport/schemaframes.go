@@ -21,6 +21,8 @@ type frameDef struct {
 var frameDefs = []frameDef{
 	{name: "frame.request", typ: reflect.TypeFor[requestFrame](), dir: toServer, root: true,
 		fix: func(n *schemaNode, ops []string, _, bodies []*schemaNode) {
+			one := 1
+			n.Properties.set("id", &schemaNode{Type: "string", MinLength: &one}) // Serve refuses ""
 			n.Properties.set("op", &schemaNode{Type: "string", Enum: ops})
 			n.Properties.set("request", nullable(&schemaNode{Type: "object"}))
 			n.AllOf = bodies
