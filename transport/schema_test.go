@@ -8,6 +8,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"reflect"
 	"slices"
@@ -289,14 +290,31 @@ func TestProtocolSchemaRefusesUnknownTypes(t *testing.T) {
 // TestSchemaEnumsListEveryConstant: each closed set in typeRules lists exactly the constants
 // of its type that this package declares, in order (WaitMode's are untyped: checked by name).
 func TestSchemaEnumsListEveryConstant(t *testing.T) {
-	declared := map[string][]string{}
+	declared := declaredStringConsts(t)
+	declared["WaitMode"] = []string{WaitBounded, WaitNone}
+	for typ, rule := range typeRules {
+		enum := rule().Enum
+		if enum == nil {
+			continue
+		}
+		if want := declared[typ.Name()]; len(want) == 0 || !slices.Equal(enum, want) {
+			t.Errorf("%s: the schema lists %v; the package declares %v", typ.Name(), enum, want)
+		}
+	}
+}
+
+// declaredStringConsts maps each named type to the string constants of that type the
+// package's sources declare, in declaration order.
+func declaredStringConsts(t *testing.T) map[string][]string {
+	t.Helper()
 	pkgs, err := parser.ParseDir(token.NewFileSet(), ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	declared := map[string][]string{}
 	for _, pkg := range pkgs {
-		for _, f := range pkg.Files {
-			for _, d := range f.Decls {
+		for _, name := range slices.Sorted(maps.Keys(pkg.Files)) {
+			for _, d := range pkg.Files[name].Decls {
 				g, ok := d.(*ast.GenDecl)
 				if !ok || g.Tok != token.CONST {
 					continue
@@ -317,14 +335,5 @@ func TestSchemaEnumsListEveryConstant(t *testing.T) {
 			}
 		}
 	}
-	declared["WaitMode"] = []string{WaitBounded, WaitNone}
-	for typ, rule := range typeRules {
-		enum := rule().Enum
-		if enum == nil {
-			continue
-		}
-		if want := declared[typ.Name()]; len(want) == 0 || !slices.Equal(enum, want) {
-			t.Errorf("%s: the schema lists %v; the package declares %v", typ.Name(), enum, want)
-		}
-	}
+	return declared
 }
