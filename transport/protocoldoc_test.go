@@ -78,7 +78,7 @@ func TestProtocolDocDocumentsEveryField(t *testing.T) {
 			}
 		}
 	}
-	root, err := protocolSchema()
+	root, err := protocolSchema(Ops())
 	if err != nil {
 		t.Fatal(err)
 	}

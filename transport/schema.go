@@ -33,7 +33,7 @@ const (
 
 // ProtocolSchema returns the protocol v1 schema, indented, ending in a newline.
 func ProtocolSchema() ([]byte, error) {
-	root, err := protocolSchema()
+	root, err := protocolSchema(Ops())
 	if err != nil {
 		return nil, err
 	}
@@ -57,12 +57,13 @@ type schemaDoc struct {
 	Defs        map[string]*schemaNode `json:"$defs"`
 }
 
-func protocolSchema() (*schemaDoc, error) {
+// protocolSchema is the schema of the frames carrying ops (the operation table's rows).
+func protocolSchema(ops []OpSpec) (*schemaDoc, error) {
 	g := newSchemaGen()
 	var opNames []string
 	var results []*schemaNode
 	var bodies []*schemaNode
-	for _, s := range Ops() {
+	for _, s := range ops {
 		op := s.New()
 		if err := g.define(s.Name+".request", reflect.TypeOf(op).Elem(), toServer); err != nil {
 			return nil, err

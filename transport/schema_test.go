@@ -95,7 +95,7 @@ func TestProtocolSchemaCompiles(t *testing.T) {
 // TestProtocolSchemaHasEveryOperation: each row of the operation table has its request and
 // result definition, and the request frame's op list is the table's.
 func TestProtocolSchemaHasEveryOperation(t *testing.T) {
-	root, err := protocolSchema()
+	root, err := protocolSchema(Ops())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,6 +110,53 @@ func TestProtocolSchemaHasEveryOperation(t *testing.T) {
 	}
 	if got := root.Defs["frame.request"].Properties.get("op").Enum; !slices.Equal(got, names) {
 		t.Errorf("request frame ops %v, table %v", got, names)
+	}
+}
+
+// probeRequest and probeResult stand for an operation added to the table later.
+type probeRequest struct {
+	op[probeRequest, probeResult]
+	Session string   `json:"session" required:"true"`
+	Actions []Target `json:"actions,omitempty"`
+}
+
+type probeResult struct {
+	Egress
+	Session string `json:"session"`
+	Skipped *int   `json:"skipped,omitempty"`
+}
+
+func (probeRequest) Validate() error { return nil }
+
+// TestProtocolSchemaTakesNewOperations: a row added to the table gets its request and result
+// definitions, and request frames naming it are checked against them, with no code for it.
+func TestProtocolSchemaTakesNewOperations(t *testing.T) {
+	root, err := protocolSchema(append(Ops(), OpSpec{Name: "probe", New: newOp[probeRequest]}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(root)
+	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(ProtocolSchemaID, doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(ProtocolSchemaID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for frame, valid := range map[string]bool{
+		`{"v":1,"id":"1","op":"probe","request":{"session":"s","actions":[{"ref":"e1"}]}}`: true,
+		`{"v":1,"id":"1","op":"probe","request":{"actions":[]}}`:                           false, // session required
+		`{"v":1,"id":"1","op":"probe","request":{"session":"s","actions":[{"bogus":1}]}}`:  false,
+		`{"v":1,"id":"1","result":{"session":"s","skipped":2},"posture":"ok"}`:             true,
+	} {
+		if err := validateJSON(t, sch, frame); (err == nil) != valid {
+			t.Errorf("%s: valid %v, want %v (%v)", frame, err == nil, valid, err)
+		}
+	}
+	if n := root.Defs["probeRequest"]; n == nil || !slices.Equal(n.Required, []string{"session"}) {
+		t.Errorf("probeRequest: %+v", n)
 	}
 }
 
