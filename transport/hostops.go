@@ -124,7 +124,7 @@ type BatchActionResult struct {
 	Action  string          `json:"action"`
 	Status  string          `json:"status"`
 	Posture Posture         `json:"posture,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
+	Result  AnyResult       `json:"result,omitempty"`
 	Error   *OperationError `json:"error,omitempty"`
 	// PageClass is the class of the page the action left (navigate, click, type, submit)
 	// when the session has handoff classes.
@@ -234,3 +234,21 @@ func (r Batch) Validate() error {
 
 // maxBatchActions bounds one batch.
 const maxBatchActions = 100
+
+// AnyResult is an operation's result held as its JSON (a batch action's: the operation
+// depends on the verb).
+type AnyResult json.RawMessage
+
+// MarshalJSON writes the result as it is.
+func (r AnyResult) MarshalJSON() ([]byte, error) {
+	if len(r) == 0 {
+		return []byte("null"), nil
+	}
+	return r, nil
+}
+
+// UnmarshalJSON keeps the result as it is.
+func (r *AnyResult) UnmarshalJSON(b []byte) error {
+	*r = append((*r)[:0], b...)
+	return nil
+}

@@ -30,7 +30,8 @@ func (h *Host) batch(ctx context.Context, s *session, b *transport.Batch) (trans
 			continue
 		}
 		ar.Status, ar.Posture = transport.ActionOK, transport.PostureOK
-		ar.Result, _ = json.Marshal(res)
+		raw, _ := json.Marshal(res)
+		ar.Result = transport.AnyResult(raw)
 		if len(s.handoff) == 0 || !changesPage(a.Action) {
 			continue
 		}

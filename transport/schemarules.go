@@ -1,0 +1,42 @@
+package transport
+
+import "reflect"
+
+// The protocol schema's explicit rules (schema.go): the types whose JSON reflection cannot
+// see. Each closed set lists its constants; TestSchemaEnumsListEveryConstant checks each list
+// against the constants of its type declared in this package.
+var typeRules = map[reflect.Type]func() *schemaNode{
+	reflect.TypeFor[Code](): enumRule(CodeInvalidRequest, CodeBudgetExceeded, CodeTimeout, CodeOriginDenied,
+		CodeEgressDenied, CodeTabNotFound, CodeStaleDocument, CodeElementNotFound, CodeElementAmbiguous,
+		CodeElementNotActionable, CodeAssertionFailed, CodePostconditionFailed, CodeNavigationFailed,
+		CodePageRefused, CodeHandoffRequired, CodeRedactionNotProven, CodeArtifactTooLarge, CodeWorkerCrashed,
+		CodeProtocolError, CodeLaunchFailed, CodeBrowserCrashed, CodeSessionExpired, CodeSessionEnded,
+		CodeSessionNotOwned, CodeSessionBusy, CodeSessionNotFound, CodeModelRequired, CodeFixtureNotReady,
+		CodeFixturePortInUse, CodeHookFailed, CodeCancelled, CodeInternal),
+	reflect.TypeFor[Phase](): enumRule(PhaseValidate, PhasePolicy, PhaseDispatch, PhaseExecute, PhaseVerify,
+		PhaseEvidence, PhaseTeardown),
+	reflect.TypeFor[Retry]():         enumRule(RetrySafe, RetryUnsafe, RetryNever),
+	reflect.TypeFor[MutationState](): enumRule(NotAttempted, Verified, Unknown),
+	reflect.TypeFor[Posture]():       enumRule(PostureOK, PostureHandoffRequired, PostureEgressDenied, PostureFailed),
+	// WaitMode's decoder takes exactly these two; leaving the field out is the default.
+	reflect.TypeFor[WaitMode](): enumRule(WaitBounded, WaitNone),
+	// AnyResult: a batch action's result, the result of the operation its verb is.
+	reflect.TypeFor[AnyResult](): func() *schemaNode { return &schemaNode{Type: "object"} },
+	// Text: a literal, or {"env":NAME} read from the executing process's environment.
+	reflect.TypeFor[Text](): func() *schemaNode {
+		env := &schemaNode{Type: "object", Properties: &properties{{"env", &schemaNode{Type: "string", Pattern: envNamePattern.String()}}},
+			Required: []string{"env"}, AdditionalProperties: false}
+		return &schemaNode{OneOf: []*schemaNode{{Type: "string"}, env}}
+	},
+}
+
+// enumRule is the rule of a closed set of strings.
+func enumRule[T ~string](values ...T) func() *schemaNode {
+	return func() *schemaNode {
+		n := &schemaNode{Type: "string"}
+		for _, v := range values {
+			n.Enum = append(n.Enum, string(v))
+		}
+		return n
+	}
+}
