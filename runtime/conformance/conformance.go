@@ -116,7 +116,7 @@ func open(ctx context.Context, opts Options) (_ *env, stop func(), err error) {
 		}
 	}()
 	if e.fixture, err = fixtureOrigin(opts.FixtureURL, &stops); err != nil {
-		return nil, stop, err
+		return nil, stop, fmt.Errorf("fixture URL: %w", err)
 	}
 	var canarySrv *httptest.Server
 	e.canary, canarySrv = fixture.NewCanaryServer()
@@ -170,9 +170,15 @@ func fixtureOrigin(raw string, stops *[]func()) (string, error) {
 		*stops = append(*stops, func() { _ = srv.Close() })
 		return "http://" + ln.Addr().String(), nil
 	}
+	return FixtureOrigin(raw)
+}
+
+// FixtureOrigin is the origin of a fixture URL (the session's policy allows it alone), or
+// why raw is not one.
+func FixtureOrigin(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-		return "", errors.New("--fixture-url: expected an http or https URL such as http://127.0.0.1:4310, got " + fmt.Sprintf("%q", raw))
+		return "", errors.New("expected an http or https URL such as http://127.0.0.1:4310, got " + fmt.Sprintf("%q", raw))
 	}
 	return u.Scheme + "://" + u.Host, nil
 }
