@@ -84,3 +84,31 @@ func TestSuiteFailsBrokenWorkers(t *testing.T) {
 		})
 	}
 }
+
+// TestSuiteWithFixtureURL: given a fixture site the caller runs (here the embedded one on
+// its own server), the suite uses it, and its policy allows that origin alone.
+func TestSuiteWithFixtureURL(t *testing.T) {
+	t.Parallel()
+	site := runtimetest.Fixture()
+	defer site.Close()
+	bin, err := runtimetest.Binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	rep, err := conformance.Run(context.Background(), conformance.Options{WorkerPath: bin, WorkerArgs: []string{"worker"}, FixtureURL: site.URL + "/", Out: &out})
+	if err != nil || !rep.OK() || rep.Fixture != site.URL {
+		t.Fatalf("Run: %v, fixture %q, failed %v\n%s", err, rep.Fixture, failed(rep), out.String())
+	}
+}
+
+// TestSuiteRefusesBadFixtureURL: a fixture URL that is not http(s) stops the run before
+// anything starts, reported as the failed check "open".
+func TestSuiteRefusesBadFixtureURL(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	rep, err := conformance.Run(context.Background(), conformance.Options{FixtureURL: "file:///etc", Out: &out})
+	if err == nil || rep.OK() || len(rep.Checks) != 1 || rep.Checks[0].Name != "open" || !strings.HasSuffix(out.String(), "0 passed, 1 failed\n") {
+		t.Fatalf("err %v report %+v\n%s", err, rep, out.String())
+	}
+}
