@@ -27,7 +27,7 @@ func pageTextBudgets(ctx context.Context, e *env) error {
 		return fmt.Errorf("observe with budgets: %w", err)
 	}
 	var nodes, depth, chars int
-	measure(obs.Nodes, 1, &nodes, &depth, &chars)
+	measure(obs.Nodes, &nodes, &depth, &chars)
 	switch {
 	case !obs.Truncated:
 		return fmt.Errorf("observe {maxNodes:%d, maxDepth:%d, maxTextChars:%d} of /read is not truncated", budgetNodes, budgetDepth, budgetChars)
@@ -43,16 +43,27 @@ func pageTextBudgets(ctx context.Context, e *env) error {
 
 // measure counts nodes, the deepest level (top level 1) and the text characters the
 // budget covers (names, texts, selected and option labels).
-func measure(ns []transport.OutlineNode, level int, nodes, depth, chars *int) {
-	for _, n := range ns {
+func measure(ns []transport.OutlineNode, nodes, depth, chars *int) {
+	walk(ns, 1, func(n transport.OutlineNode, level int) bool {
 		*nodes++
 		*depth = max(*depth, level)
 		*chars += utf8.RuneCountInString(n.Name) + utf8.RuneCountInString(n.Text) + utf8.RuneCountInString(n.Selected)
 		for _, o := range n.Options {
 			*chars += utf8.RuneCountInString(o)
 		}
-		measure(n.Children, level+1, nodes, depth, chars)
+		return true
+	})
+}
+
+// walk visits the outline in document order, each node with its level, until visit
+// returns false; it reports whether the walk went to the end.
+func walk(ns []transport.OutlineNode, level int, visit func(transport.OutlineNode, int) bool) bool {
+	for _, n := range ns {
+		if !visit(n, level) || !walk(n.Children, level+1, visit) {
+			return false
+		}
 	}
+	return true
 }
 
 // loginPageClass: a page with a password field is classed login (the class a host's
@@ -105,14 +116,13 @@ func staleRefRefused(ctx context.Context, e *env) error {
 	return nil
 }
 
-func refOf(ns []transport.OutlineNode, role, name string) string {
-	for _, n := range ns {
+// refOf is the ref of the first actionable node with role and name ("" when none).
+func refOf(ns []transport.OutlineNode, role, name string) (ref string) {
+	walk(ns, 1, func(n transport.OutlineNode, _ int) bool {
 		if n.Role == role && n.Name == name && n.Ref != "" {
-			return n.Ref
+			ref = n.Ref
 		}
-		if r := refOf(n.Children, role, name); r != "" {
-			return r
-		}
-	}
-	return ""
+		return ref == ""
+	})
+	return ref
 }
