@@ -3,6 +3,8 @@ package conformance_test
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -110,5 +112,21 @@ func TestSuiteRefusesBadFixtureURL(t *testing.T) {
 	rep, err := conformance.Run(context.Background(), conformance.Options{FixtureURL: "file:///etc", Out: &out})
 	if err == nil || rep.OK() || len(rep.Checks) != 1 || rep.Checks[0].Name != "open" || !strings.HasSuffix(out.String(), "0 passed, 1 failed\n") {
 		t.Fatalf("err %v report %+v\n%s", err, rep, out.String())
+	}
+}
+
+// TestSuiteWorkerThatNeverStarts: a worker that exits before its ready frame fails "open";
+// the browser the suite launched is stopped and its temporary store removed all the same
+// (TestMain fails the package if a browser, worker or profile outlives the tests). Not
+// parallel: it looks for the suite's temporary directories while no other run has one.
+func TestSuiteWorkerThatNeverStarts(t *testing.T) {
+	var out bytes.Buffer
+	rep, err := conformance.Run(context.Background(), conformance.Options{WorkerPath: "/bin/false", Out: &out})
+	if err == nil || len(rep.Checks) != 1 || rep.Checks[0].Name != "open" || !strings.Contains(rep.Checks[0].Message, "could not be opened") {
+		t.Fatalf("err %v report %+v\n%s", err, rep, out.String())
+	}
+	left, _ := filepath.Glob(filepath.Join(os.TempDir(), "fastbrowser-conformance-*"))
+	if len(left) > 0 {
+		t.Fatalf("temporary directories left: %v", left)
 	}
 }
