@@ -19,6 +19,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
+	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/scenarios/fixture"
 )
 
@@ -57,9 +58,9 @@ type env struct {
 }
 
 // Run runs every check in order, printing each one's line and then the summary, and returns
-// the report. The session is closed, the browser
-// stopped and every temporary file removed before it returns, whatever failed. An error is
-// returned only when the suite could not start (the report then holds an "open" failure).
+// the report. The session is closed, the browser stopped and every temporary file removed
+// before it returns, whatever failed. An error is returned only when the suite could not
+// start (the report then holds an "open" failure).
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	out := opts.Out
 	if out == nil {
@@ -90,7 +91,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 }
 
 // scrub keeps the suite's own secret out of a message even when a worker leaked it.
-func scrub(msg, secret string) string { return strings.ReplaceAll(msg, secret, "[secret]") }
+func scrub(msg, secret string) string { return strings.ReplaceAll(msg, secret, secrets.Mask) }
 
 func workerLine(opts Options) []string {
 	if opts.WorkerPath == "" {
