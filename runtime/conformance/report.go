@@ -23,7 +23,7 @@ type Result struct {
 
 // Report is a whole run: what was tested and every check's result, in the order they ran.
 type Report struct {
-	Worker  []string `json:"worker"`  // the worker command line ("" entries never)
+	Worker  []string `json:"worker"`  // the worker command line, before the runtime's own flags
 	Fixture string   `json:"fixture"` // the fixture site's origin
 	Passed  int      `json:"passed"`
 	Failed  int      `json:"failed"`
