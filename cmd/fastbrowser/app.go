@@ -30,6 +30,7 @@ func run(ctx context.Context, st *state, args []string) int {
 			sessionCommand(st),
 			workerCommand(st),
 			fixtureCommand(st),
+			conformanceCommand(st),
 			schemaCommand(st),
 			versionCommand(st),
 		},

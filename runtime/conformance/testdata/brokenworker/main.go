@@ -1,0 +1,133 @@
+// Command brokenworker is a deliberately broken worker for the conformance suite's tests:
+// it runs a real worker and rewrites its answers, so the suite can be shown to fail naming
+// the right check. Usage: brokenworker MODE WORKER ARGS... (the runtime appends its flags).
+//
+//	leak-receipt   puts the text typed by each act into its receipt's name
+//	ignore-denial  answers a navigate refused by the origin policy as if it had succeeded
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+)
+
+func main() {
+	if len(os.Args) < 3 || (os.Args[1] != "leak-receipt" && os.Args[1] != "ignore-denial") {
+		fmt.Fprintln(os.Stderr, "usage: brokenworker leak-receipt|ignore-denial WORKER ARGS...")
+		os.Exit(2)
+	}
+	mode := os.Args[1]
+	cmd := exec.Command(os.Args[2], os.Args[3:]...)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		fail(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		fail(err)
+	}
+	if err := cmd.Start(); err != nil {
+		fail(err)
+	}
+	p := &proxy{mode: mode, requests: map[string]request{}}
+	go func() {
+		p.forward(os.Stdin, in)
+		in.Close()
+	}()
+	p.rewrite(out, os.Stdout)
+	_ = cmd.Wait()
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "brokenworker:", err)
+	os.Exit(1)
+}
+
+// request is what the proxy remembers of a request frame, by id.
+type request struct {
+	Op      string `json:"op"`
+	ID      string `json:"id"`
+	Request struct {
+		Text string `json:"text"` // act type: the resolved text the runtime sent
+		URL  string `json:"url"`
+	} `json:"request"`
+}
+
+type proxy struct {
+	mode     string
+	mu       sync.Mutex
+	requests map[string]request
+	lastTab  string // the tab of the latest result, for a forged navigate answer
+}
+
+// forward copies request frames to the worker, remembering each.
+func (p *proxy) forward(r io.Reader, w io.Writer) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var q request
+		if json.Unmarshal(sc.Bytes(), &q) == nil && q.ID != "" {
+			p.mu.Lock()
+			p.requests[q.ID] = q
+			p.mu.Unlock()
+		}
+		if _, err := w.Write(append(sc.Bytes(), '\n')); err != nil {
+			return
+		}
+	}
+}
+
+// rewrite copies the worker's frames back, breaking the ones its mode breaks.
+func (p *proxy) rewrite(r io.Reader, w io.Writer) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		var frame map[string]any
+		if json.Unmarshal(line, &frame) == nil {
+			if b, ok := p.broken(frame); ok {
+				line = b
+			}
+		}
+		if _, err := w.Write(append(line, '\n')); err != nil {
+			return
+		}
+	}
+}
+
+func (p *proxy) broken(frame map[string]any) ([]byte, bool) {
+	id, _ := frame["id"].(string)
+	p.mu.Lock()
+	q := p.requests[id]
+	p.mu.Unlock()
+	res, _ := frame["result"].(map[string]any)
+	if tab, ok := res["tab"].(string); ok {
+		p.lastTab = tab
+	}
+	switch {
+	case p.mode == "leak-receipt" && q.Op == "act" && q.Request.Text != "" && res != nil:
+		receipt, _ := res["receipt"].(map[string]any)
+		if receipt == nil {
+			return nil, false
+		}
+		receipt["name"] = q.Request.Text
+	case p.mode == "ignore-denial" && q.Op == "navigate" && frame["error"] != nil:
+		e, _ := frame["error"].(map[string]any)
+		if code := e["code"]; code != "egress_denied" && code != "origin_denied" {
+			return nil, false
+		}
+		delete(frame, "error")
+		delete(frame, "posture")
+		frame["result"] = map[string]any{"tab": p.lastTab, "url": q.Request.URL, "title": "", "status": 200, "documentId": "forged"}
+	default:
+		return nil, false
+	}
+	b, err := json.Marshal(frame)
+	return b, err == nil
+}
