@@ -39,6 +39,7 @@ var (
 	fixtureReadiness = Budget{Name: "fixtureReadiness", Default: 10 * time.Second, Ceiling: 10 * time.Second}
 	hook             = Budget{Name: "hook", Default: 30 * time.Second, Ceiling: 120 * time.Second}
 	cdpCall          = Budget{Name: "cdpCall", Default: 5 * time.Second, Ceiling: 10 * time.Second}
+	download         = Budget{Name: "download", Default: 10 * time.Second, Ceiling: 60 * time.Second}
 )
 
 // The budgets and limits are unexported values behind accessors, so nothing can change a
@@ -91,24 +92,32 @@ func Hook() Budget { return hook }
 // CDPCall bounds one CDP round trip that has no operation budget of its own.
 func CDPCall() Budget { return cdpCall }
 
+// Download bounds a download operation (its timeoutMs): the click, the download's start and
+// its completion.
+func Download() Budget { return download }
+
 // All lists every budget, for documentation and for tests.
 func All() []Budget {
 	return []Budget{browserStartup, workerReady, request, actionVerification, readWait, navigation,
-		popupWait, screenshot, observation, failureEvidence, scenarioRun, processStopGrace, fixtureReadiness, hook, cdpCall}
+		popupWait, screenshot, observation, failureEvidence, scenarioRun, processStopGrace, fixtureReadiness, hook, cdpCall, download}
 }
 
 // Artifact and protocol size limits.
 const (
 	ScreenshotBytes  = 8 << 20   // one screenshot artifact
 	DiagnosticsBytes = 256 << 10 // one diagnostics (JSON) artifact
-	FrameBytes       = 16 << 20  // one JSONL line, newline excluded
-	JSONNesting      = 512       // levels of arrays and objects in one frame or scenario file
-	URLBytes         = 8 << 10   // one URL a caller may navigate to
-	ReadTextChars    = 20000     // visible text one read returns
-	AssertValueChars = 2000      // the value one assertion compares against
-	ListTabsMax      = 32        // tabs a listTabs result carries (scenario indexes are 0–31)
-	ScenarioFileSize = 1 << 20   // one scenario file
-	ScenarioOps      = 1000      // operations in one scenario file
+	// DownloadBytes bounds one downloaded file (a download artifact). The file crosses the
+	// worker's stdout base64-encoded in one result frame, so its encoding (4/3 of it) plus
+	// the frame's other fields must stay under FrameBytes: TestDownloadFitsAFrame.
+	DownloadBytes    = 8 << 20
+	FrameBytes       = 16 << 20 // one JSONL line, newline excluded
+	JSONNesting      = 512      // levels of arrays and objects in one frame or scenario file
+	URLBytes         = 8 << 10  // one URL a caller may navigate to
+	ReadTextChars    = 20000    // visible text one read returns
+	AssertValueChars = 2000     // the value one assertion compares against
+	ListTabsMax      = 32       // tabs a listTabs result carries (scenario indexes are 0–31)
+	ScenarioFileSize = 1 << 20  // one scenario file
+	ScenarioOps      = 1000     // operations in one scenario file
 
 	// FieldValueChars bounds the field value one value assertion reads in the page; a longer
 	// one is cut (and said to be), and cannot equal an asserted value (AssertValueChars).

@@ -5,11 +5,20 @@ import "github.com/fastbrowser/fastbrowser/transport"
 // withSessionRedaction is a capture's redaction rules: the session's always apply, and a
 // call can only add to them. A session without an artifact store refuses captures.
 func (r *Runtime) withSessionRedaction(op string, rules []transport.RedactionRule) ([]transport.RedactionRule, error) {
-	if r.evidence == nil {
-		return nil, transport.Invalid(op, "request", "this session has no artifact store: evidence has nowhere to go")
+	if err := r.needStore(op, "evidence"); err != nil {
+		return nil, err
 	}
 	all := append(append([]transport.RedactionRule{}, r.evidence.Redaction...), rules...)
 	return all, transport.ValidateRedaction(op, "request.redaction", all)
+}
+
+// needStore refuses an operation that keeps an artifact (what) in a session without an
+// artifact store.
+func (r *Runtime) needStore(op, what string) error {
+	if r.evidence == nil {
+		return transport.Invalid(op, "request", "this session has no artifact store: %s has nowhere to go", what)
+	}
+	return nil
 }
 
 // commitScreenshot writes a screenshot operation's PNG to the store and answers with its

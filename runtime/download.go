@@ -1,0 +1,21 @@
+package runtime
+
+import "github.com/fastbrowser/fastbrowser/transport"
+
+// commitDownload writes a download operation's file to the store (kind "download", 0600 like
+// every artifact) and answers with its metadata in place of the bytes. The bytes are kept as
+// the server sent them, unscrubbed, so their SHA-256 is the file's: a download is never sent
+// anywhere, and the result (filename, URL) is scrubbed like any other. A file that is
+// missing, malformed or cannot be kept fails the operation.
+func (r *Runtime) commitDownload(res *transport.DownloadResult) (transport.Result, error) {
+	if res.Payload == nil || res.Payload.Kind != transport.PartDownload {
+		return nil, transport.NewError(transport.OpDownload, transport.PhaseEvidence, transport.CodeProtocolError, transport.RetryNever, transport.Unknown, "the worker sent no downloaded file")
+	}
+	meta, miss := r.keepPayload(r.evidence.RunID, *res.Payload, nil)
+	if miss != nil {
+		return nil, transport.NewError(transport.OpDownload, transport.PhaseEvidence, miss.Code, transport.RetryNever, transport.Unknown, "download: %s", miss.Message)
+	}
+	out := *res
+	out.Payload, out.Artifact = nil, &meta
+	return &out, nil
+}
