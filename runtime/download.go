@@ -8,14 +8,9 @@ import "github.com/fastbrowser/fastbrowser/transport"
 // anywhere, and the result (filename, URL) is scrubbed like any other. A file that is
 // missing, malformed or cannot be kept fails the operation.
 func (r *Runtime) commitDownload(res *transport.DownloadResult) (transport.Result, error) {
-	if res.Payload == nil || res.Payload.Kind != transport.PartDownload {
-		return nil, transport.NewError(transport.OpDownload, transport.PhaseEvidence, transport.CodeProtocolError, transport.RetryNever, transport.Unknown, "the worker sent no downloaded file")
-	}
-	meta, miss := r.keepPayload(r.evidence.RunID, *res.Payload, nil)
-	if miss != nil {
-		return nil, transport.NewError(transport.OpDownload, transport.PhaseEvidence, miss.Code, transport.RetryNever, transport.Unknown, "download: %s", miss.Message)
-	}
 	out := *res
-	out.Payload, out.Artifact = nil, &meta
+	if err := r.commitPayload(transport.OpDownload, transport.PartDownload, &out.Committed, nil, transport.Unknown); err != nil {
+		return nil, err
+	}
 	return &out, nil
 }

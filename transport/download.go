@@ -28,9 +28,8 @@ type Download struct {
 // returns Artifact (path, sha256, bytes) in its place, never the bytes.
 type DownloadResult struct {
 	Egress
-	Tab      string           `json:"tab" handle:"tab"`
-	Payload  *ArtifactPayload `json:"payload,omitempty"`
-	Artifact *ArtifactMeta    `json:"artifact,omitempty"`
+	Tab string `json:"tab" handle:"tab"`
+	Committed
 	// SuggestedFilename is the name the page or the response suggested; the artifact's own
 	// name is the store's.
 	SuggestedFilename string `json:"suggestedFilename"`

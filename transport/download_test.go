@@ -44,7 +44,7 @@ func TestDownloadValidate(t *testing.T) {
 func TestDownloadFitsAFrame(t *testing.T) {
 	data := strings.Repeat("A", base64.StdEncoding.EncodedLen(budgets.DownloadBytes))
 	res := DownloadResult{Tab: strings.Repeat("T", budgets.TabHandleBytes),
-		Payload:           &ArtifactPayload{Kind: PartDownload, ContentType: "application/octet-stream", Encoding: "base64", DataBase64: data, ByteLength: budgets.DownloadBytes},
+		Committed:         Committed{Payload: &ArtifactPayload{Kind: PartDownload, ContentType: "application/octet-stream", Encoding: "base64", DataBase64: data, ByteLength: budgets.DownloadBytes}},
 		SuggestedFilename: strings.Repeat("n", 4096), URL: "https://a.test/" + strings.Repeat("p", budgets.URLBytes)}
 	result, err := json.Marshal(res)
 	if err != nil {

@@ -144,8 +144,8 @@ func (w *Worker) finishDownload(t *tab, dl *browser.DownloadWillBeginReply, file
 	}
 	return &transport.DownloadResult{
 		Tab: string(t.id),
-		Payload: &transport.ArtifactPayload{Kind: transport.PartDownload, ContentType: "application/octet-stream", Encoding: "base64",
-			DataBase64: base64.StdEncoding.EncodeToString(data), ByteLength: len(data)},
+		Committed: transport.Committed{Payload: &transport.ArtifactPayload{Kind: transport.PartDownload, ContentType: "application/octet-stream",
+			Encoding: "base64", DataBase64: base64.StdEncoding.EncodeToString(data), ByteLength: len(data)}},
 		SuggestedFilename: filepath.Base(dl.SuggestedFilename),
 		URL:               originAndPath(dl.URL),
 	}, nil
