@@ -63,7 +63,8 @@ func runFiles(store *artifacts.Store) []string {
 // TestDownloadKeptAndCapped: a download is kept in the store, 0600, with its SHA-256 and
 // byte count and never its bytes in the result; its URL is reported without the query (a
 // token); one over the limit fails artifact_too_large and leaves nothing in the store or the
-// worker's download directory; the directory is private and goes with the session.
+// worker's download directory; an act's download is not saved; the directory is private and
+// goes with the session.
 func TestDownloadKeptAndCapped(t *testing.T) {
 	site := runtimetest.Fixture()
 	defer site.Close()
@@ -111,6 +112,19 @@ func TestDownloadKeptAndCapped(t *testing.T) {
 	}
 	if _, files := downloadDirs(t, tmp); len(files) != 0 {
 		t.Fatalf("a download over the limit left %v in the worker's download directory", files)
+	}
+
+	// Outside a download call the browser's own behaviour is back: a download an act starts
+	// is not saved. The download call after it waits for its own file, by which time the
+	// act's (a few bytes) would long have been written.
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "link", Name: "Monthly report"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := transport.Dispatch(bg, rt, transport.Download{Target: transport.Target{Role: "link", Name: "Monthly report"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, files := downloadDirs(t, tmp); len(files) != 0 {
+		t.Fatalf("a download an act started was saved in the worker's download directory: %v", files)
 	}
 
 	if err := rt.Close(); err != nil {

@@ -18,10 +18,12 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// downloads is the worker's download directory: private (0700, made by os.MkdirTemp), made
-// and handed to the browser context at the first download, removed at teardown. Chromium
-// saves each file under its download guid ("allowAndName"); a download operation reads its
-// file back and removes it.
+// downloads is the worker's download directory: private (0700, made by os.MkdirTemp) at the
+// first download, removed at teardown. The browser context may download only while a
+// download operation runs: it allows downloads into the directory ("allowAndName": Chromium
+// saves each file under its download guid) and puts the browser's own behaviour back when
+// it ends, so a download an act or the page starts is never saved, uncapped, meanwhile.
+// The operation reads its file back and removes it.
 type downloads struct {
 	mu  sync.Mutex
 	dir string // "" until the first download
@@ -40,10 +42,11 @@ func (w *Worker) download(ctx context.Context, t *tab, r *transport.Download, po
 	budget := transport.DownloadBudget(r)
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	dir, err := w.downloadDir(ctx)
+	dir, err := w.allowDownloads(ctx)
 	if err != nil {
 		return nil, relabel(w.cdpFailure(transport.OpDownload, transport.NotAttempted, err))
 	}
+	defer w.setDownloadBehavior(context.Background(), browser.NewSetDownloadBehaviorArgs("default"))
 	o := &streams{ctx: ctx}
 	begin := openStream(o, w.bc.Browser.DownloadWillBegin)
 	progress := openStream(o, w.bc.Browser.DownloadProgress)
@@ -184,28 +187,35 @@ func removeDownload(file string) {
 	_ = os.Remove(file + ".crdownload")
 }
 
-// downloadDir makes the worker's download directory and points the browser context's
-// downloads at it, with events, once.
-func (w *Worker) downloadDir(ctx context.Context) (string, error) {
+// allowDownloads makes the worker's download directory (once) and points the browser
+// context's downloads at it, with events.
+func (w *Worker) allowDownloads(ctx context.Context) (string, error) {
 	w.downloads.mu.Lock()
 	defer w.downloads.mu.Unlock()
-	if w.downloads.dir != "" {
-		return w.downloads.dir, nil
+	if w.downloads.dir == "" {
+		dir, err := os.MkdirTemp("", downloadDirPrefix+"*")
+		if err != nil {
+			return "", err
+		}
+		w.downloads.dir = dir
 	}
-	dir, err := os.MkdirTemp("", downloadDirPrefix+"*")
-	if err != nil {
-		return "", err
-	}
-	args := browser.NewSetDownloadBehaviorArgs("allowAndName").SetDownloadPath(dir).SetEventsEnabled(true)
+	args := browser.NewSetDownloadBehaviorArgs("allowAndName").SetDownloadPath(w.downloads.dir).SetEventsEnabled(true)
+	return w.downloads.dir, w.setDownloadBehavior(ctx, args)
+}
+
+// setDownloadBehavior sets the browser context's download behaviour within one CDP call's
+// budget. A failure is logged too: putting the browser's behaviour back has no caller to tell.
+func (w *Worker) setDownloadBehavior(ctx context.Context, args *browser.SetDownloadBehaviorArgs) error {
+	ctx, cancel := context.WithTimeout(ctx, budgets.CDPCall().Default)
+	defer cancel()
 	if !w.defaultContext {
 		args.SetBrowserContextID(w.contextID)
 	}
-	if err := w.bc.Browser.SetDownloadBehavior(ctx, args); err != nil {
-		_ = os.RemoveAll(dir)
-		return "", err
+	err := w.bc.Browser.SetDownloadBehavior(ctx, args)
+	if err != nil {
+		w.log.Printf("download: set behaviour %s: %v", args.Behavior, err)
 	}
-	w.downloads.dir = dir
-	return dir, nil
+	return err
 }
 
 // removeDownloads removes the download directory and anything left in it (teardown).
