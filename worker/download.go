@@ -47,22 +47,31 @@ func (w *Worker) download(ctx context.Context, t *tab, r *transport.Download, po
 		return nil, relabel(w.cdpFailure(transport.OpDownload, transport.NotAttempted, err))
 	}
 	defer w.setDownloadBehavior(context.Background(), browser.NewSetDownloadBehaviorArgs("default"))
-	o := &streams{ctx: ctx}
+	// The events outlive the budget until the call returns: a cancel at its end waits for
+	// the browser to say the download stopped.
+	evctx, stopEvents := context.WithCancel(context.Background())
+	defer stopEvents()
+	o := &streams{ctx: evctx}
 	begin := openStream(o, w.bc.Browser.DownloadWillBegin)
 	progress := openStream(o, w.bc.Browser.DownloadProgress)
 	if o.err != nil {
 		return nil, relabel(w.cdpFailure(transport.OpDownload, transport.NotAttempted, o.err))
 	}
-	begun := make(chan *browser.DownloadWillBeginReply, 1)
+	begun := make(chan *browser.DownloadWillBeginReply, 16)
 	updates := make(chan *browser.DownloadProgressReply, 64)
-	drain(begin, func(ev *browser.DownloadWillBeginReply) { sendOrDone(ctx, begun, ev) })
-	drain(progress, func(ev *browser.DownloadProgressReply) { sendOrDone(ctx, updates, ev) })
+	drain(begin, func(ev *browser.DownloadWillBeginReply) { sendOrDone(evctx, begun, ev) })
+	drain(progress, func(ev *browser.DownloadProgressReply) { sendOrDone(evctx, updates, ev) })
 	refused := w.egress.refusals()
+	// A download that began before this call's click (an earlier act's, late) is not its
+	// own, nor one that begins after its own: each is cancelled and removed at the end.
+	strays := map[string]bool{} // guid → still in progress
+	defer func() { w.dropStrays(dir, strays, begun, updates) }()
 
 	tg, err := w.awaitTarget(ctx, t, &transport.Act{Tab: r.Tab, Action: transport.ActClick, Target: r.Target})
 	if err != nil {
 		return nil, relabel(err)
 	}
+	takeStrays(strays, begun)
 	mut, err := w.click(ctx, t, tg.el, tg.at)
 	if err != nil {
 		return nil, relabel(err)
@@ -97,9 +106,14 @@ func (w *Worker) download(ctx context.Context, t *tab, r *transport.Download, po
 	}
 	for {
 		select {
+		case ev := <-begun:
+			strays[ev.GUID] = true // never more than one download per call
 		case p := <-updates:
 			if p.GUID != dl.GUID {
-				continue // another download of the context; never more than one per call
+				if _, ok := strays[p.GUID]; ok {
+					strays[p.GUID] = p.State == "inProgress"
+				}
+				continue
 			}
 			switch {
 			case p.TotalBytes > budgets.DownloadBytes || p.ReceivedBytes > budgets.DownloadBytes:
@@ -178,6 +192,32 @@ wait:
 		}
 	}
 	removeDownload(file)
+}
+
+// takeStrays records the downloads that have begun so far as not the call's own.
+func takeStrays(strays map[string]bool, begun <-chan *browser.DownloadWillBeginReply) {
+	for {
+		select {
+		case ev := <-begun:
+			strays[ev.GUID] = true
+		default:
+			return
+		}
+	}
+}
+
+// dropStrays cancels the downloads a call did not take that may still be running and removes
+// every one's file.
+func (w *Worker) dropStrays(dir string, strays map[string]bool, begun <-chan *browser.DownloadWillBeginReply, updates <-chan *browser.DownloadProgressReply) {
+	takeStrays(strays, begun)
+	for guid, running := range strays {
+		file := filepath.Join(dir, filepath.Base(guid))
+		if running {
+			w.cancelDownload(guid, file, updates)
+		} else {
+			removeDownload(file)
+		}
+	}
 }
 
 // removeDownload removes a download's file and Chromium's partial file beside it
