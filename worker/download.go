@@ -42,11 +42,6 @@ func (w *Worker) download(ctx context.Context, t *tab, r *transport.Download, po
 	budget := transport.DownloadBudget(r)
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	dir, err := w.allowDownloads(ctx)
-	if err != nil {
-		return nil, relabel(w.cdpFailure(transport.OpDownload, transport.NotAttempted, err))
-	}
-	defer w.setDownloadBehavior(context.Background(), browser.NewSetDownloadBehaviorArgs("default"))
 	// The events outlive the budget until the call returns: a cancel at its end waits for
 	// the browser to say the download stopped.
 	evctx, stopEvents := context.WithCancel(context.Background())
@@ -61,9 +56,17 @@ func (w *Worker) download(ctx context.Context, t *tab, r *transport.Download, po
 	updates := make(chan *browser.DownloadProgressReply, 64)
 	drain(begin, func(ev *browser.DownloadWillBeginReply) { sendOrDone(evctx, begun, ev) })
 	drain(progress, func(ev *browser.DownloadProgressReply) { sendOrDone(evctx, updates, ev) })
+	// Downloads are allowed only once the events are heard: none begins unseen.
+	dir, err := w.allowDownloads(ctx)
+	if err != nil {
+		return nil, relabel(w.cdpFailure(transport.OpDownload, transport.NotAttempted, err))
+	}
+	defer w.setDownloadBehavior(context.Background(), browser.NewSetDownloadBehaviorArgs("default"))
 	refused := w.egress.refusals()
-	// A download that began before this call's click (an earlier act's, late) is not its
-	// own, nor one that begins after its own: each is cancelled and removed at the end.
+	// A download that began before this call's click (an earlier act's, late: Chromium may
+	// decide where it goes only now, without a downloadWillBegin, so its progress tells) is
+	// not the call's own, nor one that begins after its own: each is cancelled at the end,
+	// and the directory is emptied.
 	strays := map[string]bool{} // guid → still in progress
 	defer func() { w.dropStrays(dir, strays, begun, updates) }()
 
@@ -110,9 +113,7 @@ func (w *Worker) download(ctx context.Context, t *tab, r *transport.Download, po
 			strays[ev.GUID] = true // never more than one download per call
 		case p := <-updates:
 			if p.GUID != dl.GUID {
-				if _, ok := strays[p.GUID]; ok {
-					strays[p.GUID] = p.State == "inProgress"
-				}
+				strays[p.GUID] = p.State == "inProgress"
 				continue
 			}
 			switch {
@@ -206,17 +207,29 @@ func takeStrays(strays map[string]bool, begun <-chan *browser.DownloadWillBeginR
 	}
 }
 
-// dropStrays cancels the downloads a call did not take that may still be running and removes
-// every one's file.
+// dropStrays cancels the downloads a call did not take that may still be running, then
+// empties the download directory (the call's own file is already gone).
 func (w *Worker) dropStrays(dir string, strays map[string]bool, begun <-chan *browser.DownloadWillBeginReply, updates <-chan *browser.DownloadProgressReply) {
 	takeStrays(strays, begun)
-	for guid, running := range strays {
-		file := filepath.Join(dir, filepath.Base(guid))
-		if running {
-			w.cancelDownload(guid, file, updates)
-		} else {
-			removeDownload(file)
+	for more := true; more; {
+		select {
+		case p := <-updates:
+			strays[p.GUID] = p.State == "inProgress"
+		default:
+			more = false
 		}
+	}
+	for guid, running := range strays {
+		if running {
+			w.cancelDownload(guid, filepath.Join(dir, filepath.Base(guid)), updates)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		w.log.Printf("download: read directory: %v", err)
+	}
+	for _, e := range entries {
+		_ = os.Remove(filepath.Join(dir, e.Name()))
 	}
 }
 
