@@ -65,8 +65,8 @@ func (w *Worker) download(ctx context.Context, t *tab, r *transport.Download, po
 	refused := w.egress.refusals()
 	// A download that began before this call's click (an earlier act's, late: Chromium may
 	// decide where it goes only now, without a downloadWillBegin, so its progress tells) is
-	// not the call's own, nor one that begins after its own: each is cancelled at the end,
-	// and the directory is emptied.
+	// not the call's own, nor one that begins after its own: each is cancelled and removed
+	// at the end.
 	strays := map[string]bool{} // guid → still in progress
 	defer func() { w.dropStrays(dir, strays, begun, updates) }()
 
@@ -207,8 +207,9 @@ func takeStrays(strays map[string]bool, begun <-chan *browser.DownloadWillBeginR
 	}
 }
 
-// dropStrays cancels the downloads a call did not take that may still be running, then
-// empties the download directory (the call's own file is already gone).
+// dropStrays cancels the downloads a call did not take that may still be running and removes
+// their files, then empties the directory. (Every download placed in the directory during
+// the call is heard: the events are on before downloads are allowed, and off after.)
 func (w *Worker) dropStrays(dir string, strays map[string]bool, begun <-chan *browser.DownloadWillBeginReply, updates <-chan *browser.DownloadProgressReply) {
 	takeStrays(strays, begun)
 	for more := true; more; {
@@ -220,10 +221,14 @@ func (w *Worker) dropStrays(dir string, strays map[string]bool, begun <-chan *br
 		}
 	}
 	for guid, running := range strays {
+		file := filepath.Join(dir, filepath.Base(guid))
 		if running {
-			w.cancelDownload(guid, filepath.Join(dir, filepath.Base(guid)), updates)
+			w.cancelDownload(guid, file, updates)
 		}
+		removeDownload(file)
 	}
+	// Whatever else is there (a cancelled download's file Chromium wrote to after it said
+	// so) goes too: between calls the directory holds nothing.
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		w.log.Printf("download: read directory: %v", err)
