@@ -106,22 +106,23 @@ func All() []Budget {
 const (
 	ScreenshotBytes  = 8 << 20   // one screenshot artifact
 	DiagnosticsBytes = 256 << 10 // one diagnostics (JSON) artifact
-	// DownloadBytes bounds one downloaded file (a download artifact). The file crosses the
-	// worker's stdout base64-encoded in one result frame, so its encoding (4/3 of it) plus
-	// the frame's other fields must stay under FrameBytes: TestDownloadFitsAFrame.
-	DownloadBytes    = 8 << 20
-	FrameBytes       = 16 << 20 // one JSONL line, newline excluded
-	JSONNesting      = 512      // levels of arrays and objects in one frame or scenario file
-	URLBytes         = 8 << 10  // one URL a caller may navigate to
-	ReadTextChars    = 20000    // visible text one read returns
-	AssertValueChars = 2000     // the value one assertion compares against
-	ListTabsMax      = 32       // tabs a listTabs result carries (scenario indexes are 0–31)
-	ScenarioFileSize = 1 << 20  // one scenario file
-	ScenarioOps      = 1000     // operations in one scenario file
+	FrameBytes       = 16 << 20  // one JSONL line, newline excluded
+	JSONNesting      = 512       // levels of arrays and objects in one frame or scenario file
+	URLBytes         = 8 << 10   // one URL a caller may navigate to
+	ReadTextChars    = 20000     // visible text one read returns
+	AssertValueChars = 2000      // the value one assertion compares against
+	ListTabsMax      = 32        // tabs a listTabs result carries (scenario indexes are 0–31)
+	ScenarioFileSize = 1 << 20   // one scenario file
+	ScenarioOps      = 1000      // operations in one scenario file
 
 	// FieldValueChars bounds the field value one value assertion reads in the page; a longer
 	// one is cut (and said to be), and cannot equal an asserted value (AssertValueChars).
 	FieldValueChars = 20000
+
+	// DownloadBytes bounds one downloaded file (a download artifact). The file crosses the
+	// worker's stdout base64-encoded in one result frame, so its encoding (4/3 of it) plus
+	// the frame's other fields must stay under FrameBytes: TestDownloadFitsAFrame.
+	DownloadBytes = 8 << 20
 )
 
 // Observation (outline) limits: a request may ask for less or more, up to the ceiling.
