@@ -26,7 +26,8 @@
 // commit removes the temp file and leaves committed artifacts untouched; temp files left by
 // a killed process are swept the next time a store opens the session.
 //
-// Limits. Screenshots are capped at budgets.ScreenshotBytes and diagnostics at
+// Limits. Screenshots are capped at budgets.ScreenshotBytes, downloads at
+// budgets.DownloadBytes and diagnostics at
 // budgets.DiagnosticsBytes; going over is ErrTooLarge. See Store.Put for how each kind is
 // treated when handed too much at once.
 //

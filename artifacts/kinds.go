@@ -22,6 +22,9 @@ var kinds = map[string]kindInfo{
 	"console":    {ext: "json", contentType: "application/json", limit: budgets.DiagnosticsBytes, diagnostics: true},
 	"network":    {ext: "json", contentType: "application/json", limit: budgets.DiagnosticsBytes, diagnostics: true},
 	"outline":    {ext: "json", contentType: "application/json", limit: budgets.DiagnosticsBytes, diagnostics: true},
+	// download is a file the page downloaded (the download operation), kept as it came: its
+	// bytes are the server's, so it is never cut or rewritten.
+	"download": {ext: "bin", contentType: "application/octet-stream", limit: budgets.DownloadBytes},
 	// log is a hook's or fixture server's output, as text.
 	"log": {ext: "log", contentType: "text/plain; charset=utf-8", limit: budgets.DiagnosticsBytes, diagnostics: true},
 }

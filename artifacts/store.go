@@ -84,14 +84,14 @@ func OpenMode(root, sessionID string, m Mode) (*Store, error) {
 func (s *Store) Root() string { return s.root }
 
 // Open begins one artifact for run runID. owner is who asked (a scenario id); kind is
-// screenshot, console, network, outline or log. The store picks the artifact id and the path.
+// screenshot, console, network, outline, log or download. The store picks the artifact id and the path.
 func (s *Store) Open(runID, owner, kind string) (*Writer, error) {
 	if err := checkID("run id", runID); err != nil {
 		return nil, err
 	}
 	info, ok := kinds[kind]
 	if !ok {
-		return nil, fmt.Errorf("artifacts: refused kind %q: %w: want screenshot, console, network, outline or log", kind, ErrBadKind)
+		return nil, fmt.Errorf("artifacts: refused kind %q: %w: want screenshot, console, network, outline, log or download", kind, ErrBadKind)
 	}
 	if s.isClosed() {
 		return nil, errStoreClosed

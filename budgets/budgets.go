@@ -39,6 +39,7 @@ var (
 	fixtureReadiness = Budget{Name: "fixtureReadiness", Default: 10 * time.Second, Ceiling: 10 * time.Second}
 	hook             = Budget{Name: "hook", Default: 30 * time.Second, Ceiling: 120 * time.Second}
 	cdpCall          = Budget{Name: "cdpCall", Default: 5 * time.Second, Ceiling: 10 * time.Second}
+	download         = Budget{Name: "download", Default: 10 * time.Second, Ceiling: 60 * time.Second}
 )
 
 // The budgets and limits are unexported values behind accessors, so nothing can change a
@@ -91,10 +92,14 @@ func Hook() Budget { return hook }
 // CDPCall bounds one CDP round trip that has no operation budget of its own.
 func CDPCall() Budget { return cdpCall }
 
+// Download bounds a download operation (its timeoutMs): the click, the download's start and
+// its completion.
+func Download() Budget { return download }
+
 // All lists every budget, for documentation and for tests.
 func All() []Budget {
 	return []Budget{browserStartup, workerReady, request, actionVerification, readWait, navigation,
-		popupWait, screenshot, observation, failureEvidence, scenarioRun, processStopGrace, fixtureReadiness, hook, cdpCall}
+		popupWait, screenshot, observation, failureEvidence, scenarioRun, processStopGrace, fixtureReadiness, hook, cdpCall, download}
 }
 
 // Artifact and protocol size limits.
@@ -113,6 +118,11 @@ const (
 	// FieldValueChars bounds the field value one value assertion reads in the page; a longer
 	// one is cut (and said to be), and cannot equal an asserted value (AssertValueChars).
 	FieldValueChars = 20000
+
+	// DownloadBytes bounds one downloaded file (a download artifact). The file crosses the
+	// worker's stdout base64-encoded in one result frame, so its encoding (4/3 of it) plus
+	// the frame's other fields must stay under FrameBytes: TestDownloadFitsAFrame.
+	DownloadBytes = 8 << 20
 )
 
 // Observation (outline) limits: a request may ask for less or more, up to the ceiling.

@@ -89,11 +89,14 @@ func (r *Runtime) keepPayload(runID string, p transport.ArtifactPayload, proof *
 	if err != nil || p.Encoding != "base64" || len(data) != p.ByteLength {
 		return miss(transport.CodeProtocolError, "the worker sent a malformed payload")
 	}
-	if p.Kind == transport.PartScreenshot {
+	switch p.Kind {
+	case transport.PartScreenshot:
 		if proof == nil || !proof.Proven {
 			return miss(transport.CodeRedactionNotProven, "screenshot not kept: the redaction was not proven")
 		}
-	} else {
+	case transport.PartDownload:
+		// Kept as the server sent it (commitDownload says why).
+	default:
 		data = r.secrets.ScrubJSON(data)
 	}
 	meta, err := r.evidence.Store.Put(runID, r.evidence.Owner, p.Kind, data, p.Truncated)

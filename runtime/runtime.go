@@ -293,6 +293,10 @@ func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transp
 		if req.Redaction, err = r.withSessionRedaction(name, req.Redaction); err != nil {
 			return nil, err
 		}
+	case *transport.Download:
+		if err := r.needStore(name, "a download"); err != nil {
+			return nil, err
+		}
 	}
 	select {
 	case r.turn <- struct{}{}:
@@ -316,6 +320,10 @@ func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transp
 		res = r.commitEvidence(op.(*transport.CaptureEvidence).RunID, got)
 	case *transport.ScreenshotResult:
 		if res, err = r.commitScreenshot(got); err != nil {
+			return nil, err
+		}
+	case *transport.DownloadResult:
+		if res, err = r.commitDownload(got); err != nil {
 			return nil, err
 		}
 	}

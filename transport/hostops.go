@@ -89,17 +89,18 @@ const (
 	VerbType       = "type"
 	VerbSubmit     = "submit"
 	VerbScreenshot = "screenshot"
+	VerbDownload   = "download"
 	VerbPageText   = "page_text"
 )
 
 // BatchVerbs lists the verbs in documentation order.
-var BatchVerbs = []string{VerbNavigate, VerbClick, VerbType, VerbSubmit, VerbScreenshot, VerbPageText}
+var BatchVerbs = []string{VerbNavigate, VerbClick, VerbType, VerbSubmit, VerbScreenshot, VerbDownload, VerbPageText}
 
 // BatchAction is one action of a batch: a verb and its fields.
 type BatchAction struct {
 	Action string  `json:"action" required:"true"`
 	URL    string  `json:"url,omitempty"`    // navigate
-	Target *Target `json:"target,omitempty"` // click, type, submit
+	Target *Target `json:"target,omitempty"` // click, type, submit, download
 	Text   *Text   `json:"text,omitempty"`   // type
 }
 
@@ -216,7 +217,7 @@ func (r Batch) Validate() error {
 			if a.URL == "" {
 				return Invalid(OpBatch, path+".url", "navigate needs a url")
 			}
-		case VerbClick, VerbSubmit:
+		case VerbClick, VerbSubmit, VerbDownload:
 			if a.Target == nil {
 				return Invalid(OpBatch, path+".target", "%s needs a target", a.Action)
 			}

@@ -58,6 +58,7 @@ const (
 	OpNarrowOriginPolicy = "narrowOriginPolicy"
 	OpClose              = "close"
 	OpScreenshot         = "screenshot"
+	OpDownload           = "download"
 )
 
 // OpSpec is one row of the operation table.
@@ -120,6 +121,7 @@ var table = []OpSpec{
 	{Name: OpWaitPopup, New: newOp[WaitPopup], Deadline: withinDefaultRequest, InFiles: true, TabResult: "popup"},
 	{Name: OpCloseTab, New: newOp[CloseTab], Mutates: true, InFiles: true},
 	{Name: OpScreenshot, New: newOp[Screenshot], Deadline: captureDeadline, InFiles: true, NoFailureEvidence: true},
+	{Name: OpDownload, New: newOp[Download], Mutates: true, Deadline: downloadDeadline, InFiles: true},
 	{Name: OpCaptureEvidence, New: newOp[CaptureEvidence], Deadline: captureDeadline, NoFailureEvidence: true, Witness: true},
 	{Name: OpNarrowOriginPolicy, New: newOp[NarrowOriginPolicy], InFiles: true, NoFailureEvidence: true},
 	{Name: OpClose, New: newOp[Close], Mutates: true, NoFailureEvidence: true, EndsSession: true},

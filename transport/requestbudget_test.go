@@ -116,6 +116,8 @@ func TestDeadlineFor(t *testing.T) {
 		{&CaptureEvidence{}, budgets.Screenshot().Default + margin},
 		{&CaptureEvidence{BudgetMs: 500}, budgets.Screenshot().Floor + margin},
 		{&CaptureEvidence{BudgetMs: 30000}, 30*time.Second + margin},
+		{&Download{}, budgets.Download().Default + margin},
+		{&Download{TimeoutMs: 45000}, 45*time.Second + margin},
 	} {
 		if got := deadlineFor(c.op, long); got != c.want {
 			t.Errorf("%s %+v: deadline %s, want %s", c.op.OpName(), c.op, got, c.want)

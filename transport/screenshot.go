@@ -17,10 +17,9 @@ type Screenshot struct {
 // returns Artifact (metadata) in its place.
 type ScreenshotResult struct {
 	Egress
-	Tab       string           `json:"tab" handle:"tab"`
-	Payload   *ArtifactPayload `json:"payload,omitempty"`
-	Artifact  *ArtifactMeta    `json:"artifact,omitempty"`
-	Redaction *RedactionProof  `json:"redaction"`
+	Tab string `json:"tab" handle:"tab"`
+	Committed
+	Redaction *RedactionProof `json:"redaction"`
 }
 
 func (r Screenshot) Validate() error {

@@ -24,6 +24,27 @@ type egress struct {
 	pending  []transport.Blocked // refused and not yet reported
 	document bool                // a refused request among pending was a navigation
 	report   bool                // subresources: report instead of fail
+	// signal is closed (and forgotten) at the next refusal: a wait that a refusal must end
+	// (a download's) selects on it.
+	signal chan struct{}
+}
+
+// refusals returns a channel closed at the next refusal.
+func (e *egress) refusals() <-chan struct{} {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.signal == nil {
+		e.signal = make(chan struct{})
+	}
+	return e.signal
+}
+
+// failing says whether what was refused and not yet reported fails the operation (take's
+// second answer, without taking).
+func (e *egress) failing() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.pending) > 0 && (e.document || !e.report)
 }
 
 func (e *egress) setActive(p policy.Policy) {
@@ -75,6 +96,10 @@ func (e *egress) refuse(kind, origin string) {
 	defer e.mu.Unlock()
 	if kind == "document" {
 		e.document = true
+	}
+	if e.signal != nil {
+		close(e.signal)
+		e.signal = nil
 	}
 	for _, b := range e.pending {
 		if b.Kind == kind && b.Origin == origin {

@@ -31,5 +31,5 @@ func (w *Worker) takeScreenshot(ctx context.Context, t *tab, r *transport.Screen
 		return nil, transport.NewError(transport.OpScreenshot, transport.PhaseEvidence, transport.CodeRedactionNotProven, transport.RetryNever, transport.NotAttempted, "%s", why)
 	}
 	payload := pngPayload(shot)
-	return &transport.ScreenshotResult{Tab: string(t.id), Payload: &payload, Redaction: proof}, nil
+	return &transport.ScreenshotResult{Tab: string(t.id), Committed: transport.Committed{Payload: &payload}, Redaction: proof}, nil
 }

@@ -67,6 +67,8 @@ type Worker struct {
 	pages pageHold
 	// sockets are the WebSocket watchers of attached targets (websocket.go).
 	sockets socketWatches
+	// downloads is the download directory (download.go).
+	downloads downloads
 	// stopDiscover ends target discovery (nil until it starts).
 	stopDiscover context.CancelFunc
 
@@ -262,6 +264,7 @@ func (w *Worker) teardown() {
 		w.life.closing.Store(true)
 		_ = w.bconn.Close()
 	}
+	w.removeDownloads() // after the context is gone: nothing writes there any more
 }
 
 // Handle runs one operation (transport.Serve calls it one at a time) and reports the

@@ -297,3 +297,30 @@ func TestClientExamples(t *testing.T) {
 		}
 	}
 }
+
+// A batch's screenshot and download are kept in the artifact store and reported as asset
+// refs with their SHA-256, never bytes.
+func TestServeManyBatchAssets(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	s := startManyServe(t, "--binding-origin", site.URL, "--artifacts", t.TempDir())
+	id := result(t, s.call("", "", "openSession", map[string]any{"task": "D", "allowedOrigins": []string{site.URL}}))["session"].(string)
+	r := result(t, s.call(id, "D", "batch", map[string]any{"actions": []map[string]any{
+		{"action": "navigate", "url": site.URL + "/download/page"},
+		{"action": "download", "target": map[string]any{"role": "link", "name": "Monthly report"}},
+		{"action": "screenshot"},
+	}}))
+	if r["posture"] != "ok" {
+		t.Fatalf("batch: %v", r)
+	}
+	actions := r["actions"].([]any)
+	dl := actions[1].(map[string]any)["result"].(map[string]any)
+	art, _ := dl["artifact"].(map[string]any)
+	if art == nil || len(fmt.Sprint(art["sha256"])) != 64 || dl["payload"] != nil {
+		t.Fatalf("download result %v: want an artifact with its sha256 and no payload", dl)
+	}
+	shot := actions[2].(map[string]any)["result"].(map[string]any)
+	if arts, _ := shot["artifacts"].([]any); len(arts) == 0 || shot["payloads"] != nil {
+		t.Fatalf("screenshot result %v: want artifacts and no payloads", shot)
+	}
+}

@@ -61,6 +61,8 @@ func (s *session) actionOp(i int, a transport.BatchAction) transport.Operation {
 		return &transport.Act{Action: transport.ActType, Target: *a.Target, Text: a.Text}
 	case transport.VerbSubmit:
 		return &transport.Act{Action: transport.ActPress, Target: *a.Target, Key: "Enter"}
+	case transport.VerbDownload:
+		return &transport.Download{Target: *a.Target}
 	case transport.VerbScreenshot:
 		return &transport.CaptureEvidence{RunID: "batch", Operation: s.id + "-" + strconv.Itoa(s.nextShot(i))}
 	default: // page_text
