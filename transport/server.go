@@ -17,7 +17,7 @@ import (
 )
 
 // Handler executes decoded, validated operations. Serve calls it for one request at a time,
-// in arrival order; ctx ends when the request is cancelled or the server stops.
+// in arrival order (per session with ServerOptions.SessionLanes); ctx ends when the request is cancelled or the server stops.
 type Handler interface {
 	Handle(ctx context.Context, op Operation, octx *OperationContext) (Result, error)
 }
@@ -28,6 +28,11 @@ type ServerOptions struct {
 	// MaxQueued bounds requests waiting behind the running one; past it a request is
 	// refused with session_busy (0 means 64).
 	MaxQueued int
+	// SessionLanes is for a multi-session host (runtime/registry): each session a frame
+	// names gets a lane of its own, so sessions run in parallel. Without it (one session, a
+	// worker) every request runs in the one lane in arrival order, whatever session a frame
+	// names, as the Handler contract says.
+	SessionLanes bool
 }
 
 // Serve speaks protocol v1 on in/out until in ends, ctx ends, or a close operation has been
@@ -41,6 +46,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Handler, opts Ser
 		w:         jsonl.NewWriter(out, jsonl.DefaultMaxLine),
 		h:         h,
 		maxQueued: opts.MaxQueued,
+		byLane:    opts.SessionLanes,
 		lanes:     map[string]chan *job{},
 		pending:   map[string]*job{},
 		closed:    make(chan struct{}),
@@ -88,6 +94,7 @@ type server struct {
 	h         Handler
 	ctx       context.Context
 	maxQueued int
+	byLane    bool // SessionLanes
 
 	// lanes run requests one at a time each, in arrival order: one lane per session a
 	// frame names (a multi-session host's sessions run in parallel), and the "" lane for
@@ -242,7 +249,7 @@ func (s *server) enqueue(j *job) {
 	}
 	j.ctx, j.cancel = context.WithCancel(context.Background())
 	select {
-	case s.lane(j.owner.Session) <- j:
+	case s.lane(s.laneOf(j)) <- j:
 		s.pending[j.id] = j
 		s.mu.Unlock()
 	default:
@@ -276,6 +283,14 @@ func (s *server) lane(session string) chan *job {
 	s.lanesRunning.Add(1)
 	go func() { defer s.lanesRunning.Done(); s.execute(s.ctx, q) }()
 	return q
+}
+
+// laneOf is the lane j runs in: its session's on a multi-session host, else the one lane.
+func (s *server) laneOf(j *job) string {
+	if !s.byLane {
+		return ""
+	}
+	return j.owner.Session
 }
 
 // maxLanes bounds the lanes one connection may start.

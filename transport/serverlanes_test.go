@@ -1,0 +1,54 @@
+package transport
+
+import (
+	"context"
+	"sync"
+	"testing"
+)
+
+// overlapHandler notes whether two requests ever ran at once. A navigate runs until it is
+// cancelled or another request starts beside it.
+type overlapHandler struct {
+	mu      sync.Mutex
+	running int
+	overlap bool
+	started chan struct{}
+}
+
+func (h *overlapHandler) Handle(ctx context.Context, op Operation, _ *OperationContext) (Result, error) {
+	h.mu.Lock()
+	h.running++
+	if h.running > 1 {
+		h.overlap = true
+		close(h.started)
+	}
+	h.mu.Unlock()
+	defer func() { h.mu.Lock(); h.running--; h.mu.Unlock() }()
+	if _, ok := op.(*Navigate); ok {
+		select {
+		case <-ctx.Done():
+		case <-h.started:
+		}
+		return nil, NewError(OpNavigate, PhaseExecute, CodeCancelled, RetryUnsafe, Unknown, "cancelled")
+	}
+	return &ReadResult{Text: "x"}, nil
+}
+
+// A single session (serve without --binding-origin, the worker) runs every request in
+// arrival order, one at a time, even when a frame names a session.
+func TestServeOneLaneWithoutSessionLanes(t *testing.T) {
+	h := &overlapHandler{started: make(chan struct{})}
+	p := startPeer(t, h)
+	p.send(t, `{"v":1,"id":"a","op":"navigate","request":{"url":"http://block/"}}`)
+	p.send(t, `{"v":1,"id":"b","session":"x","task":"T","op":"read"}`)
+	p.send(t, `{"v":1,"cancel":"a"}`)
+	first, second := p.response(t), p.response(t)
+	if first.ID != "a" || second.ID != "b" {
+		t.Errorf("answered %s then %s; want a then b (arrival order)", first.ID, second.ID)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.overlap {
+		t.Fatal("a request naming a session ran beside the running one: a single session's calls must be serialised")
+	}
+}
