@@ -320,7 +320,9 @@ func (s *server) execute(ctx context.Context, queue chan *job) {
 			return
 		}
 		s.run(ctx, j)
-		if SpecOf(j.op).EndsSession {
+		// A close ends one session's connection; a multi-session host refuses it, and one
+		// task's close must not end every other task's sessions.
+		if SpecOf(j.op).EndsSession && !s.byLane {
 			s.mu.Lock()
 			s.queueShut = true
 			s.mu.Unlock()

@@ -52,3 +52,29 @@ func TestServeOneLaneWithoutSessionLanes(t *testing.T) {
 		t.Fatal("a request naming a session ran beside the running one: a single session's calls must be serialised")
 	}
 }
+
+// hostHandler refuses close, as a multi-session host does.
+type hostHandler struct{ echoHandler }
+
+func (h *hostHandler) Handle(ctx context.Context, op Operation, octx *OperationContext) (Result, error) {
+	if _, ok := op.(*Close); ok {
+		return nil, Invalid(OpClose, "op", "a multi-session host is ended by closing the connection")
+	}
+	return h.echoHandler.Handle(ctx, op, octx)
+}
+
+// On a multi-session host a close (refused) ends nothing: the connection and every other
+// session go on.
+func TestServeSessionLanesCloseEndsNothing(t *testing.T) {
+	p := startPeerWith(t, &hostHandler{}, ServerOptions{SessionLanes: true})
+	p.send(t, `{"v":1,"id":"c","session":"s1","task":"A","op":"close"}`)
+	if rf := p.response(t); rf.ID != "c" || rf.Error == nil || rf.Error.Code != CodeInvalidRequest {
+		t.Fatalf("close: %+v; want invalid_request", rf)
+	}
+	for _, id := range []string{"r1", "r2"} { // the second after the close's lane has surely moved on
+		p.send(t, `{"v":1,"id":"`+id+`","session":"s2","task":"B","op":"read"}`)
+		if rf := p.response(t); rf.ID != id || rf.Error != nil {
+			t.Fatalf("another task's read %s after a refused close: %+v; want its answer", id, rf.Error)
+		}
+	}
+}
