@@ -72,6 +72,11 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Handler, opts Ser
 		stop()
 	case <-ctx.Done():
 	}
+	// No lane starts after this (a frame read as ctx ended): lanesRunning.Add never races
+	// the Wait, and no request is left in a lane nobody runs.
+	s.mu.Lock()
+	s.queueShut = true
+	s.mu.Unlock()
 	go func() { s.lanesRunning.Wait(); close(execDone) }()
 	if errors.Is(err, io.EOF) {
 		err = nil
@@ -99,7 +104,8 @@ type server struct {
 	// lanes run requests one at a time each, in arrival order: one lane per session a
 	// frame names (a multi-session host's sessions run in parallel), and the "" lane for
 	// frames that name none (a single session: everything in order). Bounded: past
-	// maxLanes a new session's requests share the "" lane.
+	// maxLanes a new session's requests share the "" lane. A session lane ends when it
+	// has nothing queued (retire).
 	lanes        map[string]chan *job
 	lanesRunning sync.WaitGroup
 
@@ -281,7 +287,7 @@ func (s *server) lane(session string) chan *job {
 	q := make(chan *job, s.maxQueued)
 	s.lanes[session] = q
 	s.lanesRunning.Add(1)
-	go func() { defer s.lanesRunning.Done(); s.execute(s.ctx, q) }()
+	go func() { defer s.lanesRunning.Done(); s.execute(s.ctx, session, q) }()
 	return q
 }
 
@@ -293,7 +299,7 @@ func (s *server) laneOf(j *job) string {
 	return j.owner.Session
 }
 
-// maxLanes bounds the lanes one connection may start.
+// maxLanes bounds the lanes running at once on one connection.
 const maxLanes = 256
 
 // shutLanes ends every lane once its queued work is done (input ended).
@@ -306,7 +312,7 @@ func (s *server) shutLanes() {
 	}
 }
 
-func (s *server) execute(ctx context.Context, queue chan *job) {
+func (s *server) execute(ctx context.Context, key string, queue chan *job) {
 	for {
 		var j *job
 		var ok bool
@@ -330,7 +336,24 @@ func (s *server) execute(ctx context.Context, queue chan *job) {
 			s.closeOnce.Do(func() { close(s.closed) })
 			return
 		}
+		if s.byLane && s.retire(key, queue) {
+			return
+		}
 	}
+}
+
+// retire ends an idle session lane, so maxLanes bounds the lanes running at once, not the
+// sessions a connection has ever named: a closed session's lane is not kept, and frames
+// naming made-up sessions cannot use up the lanes and put every later session in one.
+// Under s.mu, like enqueue: a request for key after this starts a new lane.
+func (s *server) retire(key string, queue chan *job) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(queue) > 0 || s.queueShut {
+		return false
+	}
+	delete(s.lanes, key)
+	return true
 }
 
 // drainQueue answers every request still queued in a lane when the server stops.

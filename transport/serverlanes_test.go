@@ -2,6 +2,8 @@ package transport
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"sync"
 	"testing"
 )
@@ -76,5 +78,32 @@ func TestServeSessionLanesCloseEndsNothing(t *testing.T) {
 		if rf := p.response(t); rf.ID != id || rf.Error != nil {
 			t.Fatalf("another task's read %s after a refused close: %+v; want its answer", id, rf.Error)
 		}
+	}
+}
+
+// Lanes are bounded at once, not over the connection's life: after more sessions than
+// maxLanes have come and gone, two sessions still run in parallel.
+func TestServeSessionLanesRetire(t *testing.T) {
+	h := &overlapHandler{started: make(chan struct{})}
+	p := startPeerWith(t, h, ServerOptions{SessionLanes: true})
+	for i := range maxLanes + 8 {
+		id := fmt.Sprint("r", i)
+		p.send(t, `{"v":1,"id":"`+id+`","session":"`+id+`","task":"T","op":"read"}`)
+		if rf := p.response(t); rf.ID != id {
+			t.Fatalf("answer %s, want %s", rf.ID, id)
+		}
+	}
+	p.send(t, `{"v":1,"id":"a","session":"a","task":"T","op":"navigate","request":{"url":"http://block/"}}`)
+	t.Cleanup(func() { // before the peer's: a failed run still ends
+		go func() { _, _ = io.Copy(io.Discard, p.out) }()
+		p.send(t, `{"v":1,"cancel":"a"}`)
+	})
+	p.send(t, `{"v":1,"id":"b","session":"b","task":"T","op":"read"}`)
+	p.response(t) // without a lane of its own, b waits behind a and nothing answers
+	p.response(t)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.overlap {
+		t.Fatal("sessions a and b did not run in parallel")
 	}
 }
