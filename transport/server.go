@@ -17,7 +17,7 @@ import (
 )
 
 // Handler executes decoded, validated operations. Serve calls it for one request at a time,
-// in arrival order; ctx ends when the request is cancelled or the server stops.
+// in arrival order (per session with ServerOptions.SessionLanes); ctx ends when the request is cancelled or the server stops.
 type Handler interface {
 	Handle(ctx context.Context, op Operation, octx *OperationContext) (Result, error)
 }
@@ -28,6 +28,11 @@ type ServerOptions struct {
 	// MaxQueued bounds requests waiting behind the running one; past it a request is
 	// refused with session_busy (0 means 64).
 	MaxQueued int
+	// SessionLanes is for a multi-session host (runtime/registry): each session a frame
+	// names gets a lane of its own, so sessions run in parallel. Without it (one session, a
+	// worker) every request runs in the one lane in arrival order, whatever session a frame
+	// names, as the Handler contract says.
+	SessionLanes bool
 }
 
 // Serve speaks protocol v1 on in/out until in ends, ctx ends, or a close operation has been
@@ -41,6 +46,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Handler, opts Ser
 		w:         jsonl.NewWriter(out, jsonl.DefaultMaxLine),
 		h:         h,
 		maxQueued: opts.MaxQueued,
+		byLane:    opts.SessionLanes,
 		lanes:     map[string]chan *job{},
 		pending:   map[string]*job{},
 		closed:    make(chan struct{}),
@@ -66,6 +72,11 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Handler, opts Ser
 		stop()
 	case <-ctx.Done():
 	}
+	// No lane starts after this (a frame read as ctx ended): lanesRunning.Add never races
+	// the Wait, and no request is left in a lane nobody runs.
+	s.mu.Lock()
+	s.queueShut = true
+	s.mu.Unlock()
 	go func() { s.lanesRunning.Wait(); close(execDone) }()
 	if errors.Is(err, io.EOF) {
 		err = nil
@@ -88,11 +99,13 @@ type server struct {
 	h         Handler
 	ctx       context.Context
 	maxQueued int
+	byLane    bool // SessionLanes
 
 	// lanes run requests one at a time each, in arrival order: one lane per session a
 	// frame names (a multi-session host's sessions run in parallel), and the "" lane for
 	// frames that name none (a single session: everything in order). Bounded: past
-	// maxLanes a new session's requests share the "" lane.
+	// maxLanes a new session's requests share the "" lane. A session lane ends when it
+	// has nothing queued (retire).
 	lanes        map[string]chan *job
 	lanesRunning sync.WaitGroup
 
@@ -242,7 +255,7 @@ func (s *server) enqueue(j *job) {
 	}
 	j.ctx, j.cancel = context.WithCancel(context.Background())
 	select {
-	case s.lane(j.owner.Session) <- j:
+	case s.lane(s.laneOf(j)) <- j:
 		s.pending[j.id] = j
 		s.mu.Unlock()
 	default:
@@ -274,11 +287,19 @@ func (s *server) lane(session string) chan *job {
 	q := make(chan *job, s.maxQueued)
 	s.lanes[session] = q
 	s.lanesRunning.Add(1)
-	go func() { defer s.lanesRunning.Done(); s.execute(s.ctx, q) }()
+	go func() { defer s.lanesRunning.Done(); s.execute(s.ctx, session, q) }()
 	return q
 }
 
-// maxLanes bounds the lanes one connection may start.
+// laneOf is the lane j runs in: its session's on a multi-session host, else the one lane.
+func (s *server) laneOf(j *job) string {
+	if !s.byLane {
+		return ""
+	}
+	return j.owner.Session
+}
+
+// maxLanes bounds the lanes running at once on one connection.
 const maxLanes = 256
 
 // shutLanes ends every lane once its queued work is done (input ended).
@@ -291,7 +312,7 @@ func (s *server) shutLanes() {
 	}
 }
 
-func (s *server) execute(ctx context.Context, queue chan *job) {
+func (s *server) execute(ctx context.Context, key string, queue chan *job) {
 	for {
 		var j *job
 		var ok bool
@@ -305,7 +326,9 @@ func (s *server) execute(ctx context.Context, queue chan *job) {
 			return
 		}
 		s.run(ctx, j)
-		if SpecOf(j.op).EndsSession {
+		// A close ends one session's connection; a multi-session host refuses it, and one
+		// task's close must not end every other task's sessions.
+		if SpecOf(j.op).EndsSession && !s.byLane {
 			s.mu.Lock()
 			s.queueShut = true
 			s.mu.Unlock()
@@ -313,7 +336,24 @@ func (s *server) execute(ctx context.Context, queue chan *job) {
 			s.closeOnce.Do(func() { close(s.closed) })
 			return
 		}
+		if s.byLane && s.retire(key, queue) {
+			return
+		}
 	}
+}
+
+// retire ends an idle session lane, so maxLanes bounds the lanes running at once, not the
+// sessions a connection has ever named: a closed session's lane is not kept, and frames
+// naming made-up sessions cannot use up the lanes and put every later session in one.
+// Under s.mu, like enqueue: a request for key after this starts a new lane.
+func (s *server) retire(key string, queue chan *job) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(queue) > 0 || s.queueShut {
+		return false
+	}
+	delete(s.lanes, key)
+	return true
 }
 
 // drainQueue answers every request still queued in a lane when the server stops.

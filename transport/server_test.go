@@ -50,11 +50,17 @@ type peer struct {
 
 func startPeer(t *testing.T, h Handler) *peer {
 	t.Helper()
+	return startPeerWith(t, h, ServerOptions{})
+}
+
+func startPeerWith(t *testing.T, h Handler, opts ServerOptions) *peer {
+	t.Helper()
+	opts.Ready = ReadyInfo{Browser: "Fake/1"}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	p := &peer{in: inW, out: bufio.NewReader(outR), done: make(chan error, 1)}
 	go func() {
-		p.done <- Serve(context.Background(), inR, outW, h, ServerOptions{Ready: ReadyInfo{Browser: "Fake/1"}})
+		p.done <- Serve(context.Background(), inR, outW, h, opts)
 		outW.Close()
 	}()
 	t.Cleanup(func() { inW.Close(); <-p.done })

@@ -22,7 +22,7 @@ func serveMany(c *cli.Context, st *state, opts runtime.Options, binding []string
 		return usageError("--binding-origin: %s", transport.AsOperationError("", err).Message)
 	}
 	defer host.Close()
-	err = transport.Serve(c.Context, st.stdin, st.stdout, host, transport.ServerOptions{})
+	err = transport.Serve(c.Context, st.stdin, st.stdout, host, transport.ServerOptions{SessionLanes: true})
 	if err != nil {
 		return exitWith(exitFailed, "serve: %v", err)
 	}

@@ -161,6 +161,10 @@ func TestServeManyOwnershipCodes(t *testing.T) {
 	}
 	a := result(t, s.call("", "", "openSession", map[string]any{"task": "A", "allowedOrigins": []string{site.URL}}))["session"].(string)
 	result(t, s.call(a, "A", "navigate", map[string]any{"url": site.URL + "/about"}))
+	// close is refused and ends nothing: not the connection, not another task's session.
+	if f := s.call(a, "B", "close", nil); errCode(f) != "invalid_request" {
+		t.Errorf("close on the host: %v; want invalid_request", f["error"])
+	}
 
 	if f := s.call(a, "B", "read", nil); errCode(f) != "session_not_owned" {
 		t.Errorf("another task's request: %v; want session_not_owned", f["error"])
