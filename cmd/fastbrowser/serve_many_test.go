@@ -328,3 +328,29 @@ func TestServeManyBatchAssets(t *testing.T) {
 		t.Fatalf("screenshot result %v: want artifacts and no payloads", shot)
 	}
 }
+
+// closeSession while a batch runs: the batch ends with session_ended and runs nothing more.
+func TestServeManyCloseDuringBatch(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	s := startManyServe(t, "--binding-origin", site.URL)
+	id := result(t, s.call("", "", "openSession", map[string]any{"task": "C", "allowedOrigins": []string{site.URL}}))["session"].(string)
+	batch := s.send(id, "C", "batch", map[string]any{"actions": []map[string]any{
+		{"action": "navigate", "url": site.URL + "/slow?ms=3000"},
+		{"action": "page_text"},
+		{"action": "page_text"},
+	}})
+	// The close runs outside the session's lane: before the batch starts or during its slow
+	// navigate, the batch must end the same way.
+	result(t, s.call("", "", "closeSession", map[string]any{"session": id, "task": "C"}))
+	r := result(t, s.await(batch))
+	actions := r["actions"].([]any)
+	if r["code"] != "session_ended" {
+		t.Fatalf("batch code %v (posture %v), want session_ended: %v", r["code"], r["posture"], actions)
+	}
+	for _, i := range []int{1, 2} {
+		if st := actions[i].(map[string]any)["status"]; st != "skipped" {
+			t.Errorf("action %d: %v after the session ended; want skipped", i, st)
+		}
+	}
+}

@@ -21,8 +21,18 @@ func (h *Host) batch(ctx context.Context, s *session, b *transport.Batch) (trans
 			ar.Status = transport.ActionSkipped
 			continue
 		}
+		if why := h.endedWhy(s); why != "" {
+			// closeSession or endTask ended the session while the batch ran (they run
+			// outside its lane): nothing more runs in it.
+			ar.Status, ar.Posture = transport.ActionSkipped, ""
+			out.Posture, out.Code, ended = transport.PostureFailed, transport.CodeSessionEnded, true
+			continue
+		}
 		res, err := s.rt.Call(ctx, s.actionOp(i, a), nil)
 		h.noteCrash(s, err)
+		if err != nil && h.endedWhy(s) != "" {
+			err = sessionError(transport.OpBatch, transport.CodeSessionEnded, "session %s ended while this action ran (%s)", s.id, h.endedWhy(s))
+		}
 		if err != nil {
 			oe := transport.AsOperationError("", err)
 			ar.Status, ar.Posture, ar.Error = transport.ActionFailed, transport.PostureOf(err), oe
@@ -37,7 +47,12 @@ func (h *Host) batch(ctx context.Context, s *session, b *transport.Batch) (trans
 		}
 		ob, err := transport.Dispatch(ctx, s.rt, transport.Observe{MaxNodes: 1})
 		if err != nil {
-			continue // the next action will meet whatever stopped the look
+			// The page's class cannot be told, so a handoff page could go unreported: the
+			// batch ends here (fail closed) rather than act on a page nobody judged.
+			oe := transport.AsOperationError(transport.OpObserve, err)
+			ar.Posture, ar.Error = transport.PostureOf(err), oe
+			out.Posture, out.Code, ended = ar.Posture, oe.Code, true
+			continue
 		}
 		ar.PageClass = ob.PageClass
 		if s.handoff[ob.PageClass] {
@@ -84,4 +99,11 @@ func changesPage(verb string) bool {
 		return true
 	}
 	return false
+}
+
+// endedWhy is why the session ended ("" while it lives).
+func (h *Host) endedWhy(s *session) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return s.ended
 }
