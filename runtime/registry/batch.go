@@ -28,7 +28,7 @@ func (h *Host) batch(ctx context.Context, s *session, b *transport.Batch) (trans
 			out.Posture, out.Code, ended = transport.PostureFailed, transport.CodeSessionEnded, true
 			continue
 		}
-		res, err := s.rt.Call(ctx, s.actionOp(i, a), nil)
+		res, err := s.rt.Call(ctx, s.actionOp(a), nil)
 		h.noteCrash(s, err)
 		if err != nil && h.endedWhy(s) != "" {
 			err = sessionError(transport.OpBatch, transport.CodeSessionEnded, "session %s ended while this action ran (%s)", s.id, h.endedWhy(s))
@@ -66,7 +66,7 @@ func (h *Host) batch(ctx context.Context, s *session, b *transport.Batch) (trans
 }
 
 // actionOp is the protocol operation a batch action is.
-func (s *session) actionOp(i int, a transport.BatchAction) transport.Operation {
+func (s *session) actionOp(a transport.BatchAction) transport.Operation {
 	switch a.Action {
 	case transport.VerbNavigate:
 		return &transport.Navigate{URL: a.URL}
@@ -79,18 +79,13 @@ func (s *session) actionOp(i int, a transport.BatchAction) transport.Operation {
 	case transport.VerbDownload:
 		return &transport.Download{Target: *a.Target}
 	case transport.VerbScreenshot:
-		return &transport.CaptureEvidence{RunID: "batch", Operation: s.id + "-" + strconv.Itoa(s.nextShot(i))}
+		s.shots++ // every capture gets its own operation id
+		return &transport.CaptureEvidence{RunID: "batch", Operation: s.id + "-" + strconv.Itoa(s.shots)}
 	default: // page_text
 		ob := &transport.Observe{}
 		s.applyPageText(ob)
 		return ob
 	}
-}
-
-// nextShot numbers the session's screenshots so every capture has its own operation id.
-func (s *session) nextShot(int) int {
-	s.shots++
-	return s.shots
 }
 
 func changesPage(verb string) bool {

@@ -12,7 +12,6 @@ package registry
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -31,15 +30,12 @@ type Options struct {
 	// Session is the template every session is opened with (the Allocator, worker, log,
 	// evidence store, …); AllowedOrigins and Redaction are the session's own.
 	Session runtime.Options
-	// Now is the clock (nil: time.Now).
-	Now func() time.Time
 }
 
 // Host is the registry of one serve's sessions.
 type Host struct {
 	binding policy.Policy
 	opts    Options
-	now     func() time.Time
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -67,11 +63,7 @@ func New(opts Options) (*Host, error) {
 	if err != nil {
 		return nil, transport.Invalid("", "bindingOrigins", "%s", err.Error())
 	}
-	now := opts.Now
-	if now == nil {
-		now = time.Now
-	}
-	return &Host{binding: b, opts: opts, now: now, sessions: map[string]*session{}}, nil
+	return &Host{binding: b, opts: opts, sessions: map[string]*session{}}, nil
 }
 
 // Handle answers one request: the host's own operations, or one of a session's, after the
@@ -110,7 +102,7 @@ func (h *Host) Close() error {
 	var live []*session
 	for _, s := range h.sessions {
 		if s.ended == "" {
-			s.ended, s.endedAt = "closed", h.now()
+			s.ended, s.endedAt = "closed", time.Now()
 			live = append(live, s)
 		}
 	}
@@ -173,7 +165,7 @@ func (h *Host) open(ctx context.Context, r *transport.OpenSession) (transport.Re
 	if err != nil {
 		return nil, err
 	}
-	s := &session{id: id, task: r.Task, rt: rt, idle: idle, handoff: map[string]bool{}, pageText: pageTextOf(r), lastUsed: h.now(), enforceBy: rt.Enforcement()}
+	s := &session{id: id, task: r.Task, rt: rt, idle: idle, handoff: map[string]bool{}, pageText: pageTextOf(r), lastUsed: time.Now(), enforceBy: rt.Enforcement()}
 	for _, c := range r.HandoffClasses {
 		s.handoff[c] = true
 	}
@@ -213,11 +205,11 @@ func (h *Host) owned(op string, o transport.Owner) (*session, error) {
 		return nil, sessionError(op, transport.CodeSessionExpired, "session %s expired after %s without a request; open a new one (nothing is replayed)", s.id, s.idle)
 	case s.ended != "":
 		return nil, sessionError(op, transport.CodeSessionEnded, "session %s has ended (%s); its id is never reopened", s.id, s.ended)
-	case h.now().Sub(s.lastUsed) > s.idle:
+	case time.Now().Sub(s.lastUsed) > s.idle:
 		// The idle end may not have run yet: the request must not revive the session.
 		return nil, sessionError(op, transport.CodeSessionExpired, "session %s expired after %s without a request; open a new one (nothing is replayed)", s.id, s.idle)
 	}
-	s.lastUsed = h.now()
+	s.lastUsed = time.Now()
 	s.inflight++
 	return s, nil
 }
@@ -229,7 +221,7 @@ func sessionError(op string, code transport.Code, format string, args ...any) er
 // touch renews the session's idle deadline after a request.
 func (h *Host) touch(s *session) {
 	h.mu.Lock()
-	s.lastUsed = h.now()
+	s.lastUsed = time.Now()
 	s.inflight--
 	h.mu.Unlock()
 }
@@ -242,12 +234,12 @@ func (h *Host) expireWhenIdle(s *session) {
 			h.mu.Unlock()
 			return
 		}
-		wait := s.idle - h.now().Sub(s.lastUsed)
+		wait := s.idle - time.Now().Sub(s.lastUsed)
 		if s.inflight > 0 {
 			wait = s.idle // a request runs: its end renews the deadline
 		}
 		if wait <= 0 {
-			s.ended, s.endedAt = "expired", h.now()
+			s.ended, s.endedAt = "expired", time.Now()
 			h.mu.Unlock()
 			_ = s.rt.Close()
 			return
@@ -291,7 +283,7 @@ func (h *Host) end(s *session, why string) {
 		h.mu.Unlock()
 		return
 	}
-	s.ended, s.endedAt = why, h.now()
+	s.ended, s.endedAt = why, time.Now()
 	h.mu.Unlock()
 	_ = s.rt.Close()
 }
@@ -315,6 +307,3 @@ func (s *session) applyPageText(ob *transport.Observe) {
 		ob.MaxTextChars = s.pageText.MaxTextChars
 	}
 }
-
-// String is for logs: never anything a page said.
-func (s *session) String() string { return fmt.Sprintf("session %s (task %s)", s.id, s.task) }

@@ -3,7 +3,6 @@ package sessions
 import (
 	"encoding/json"
 	"os"
-	"time"
 )
 
 // ExportRequest is `session export`'s.
@@ -78,7 +77,7 @@ type CloseResult struct {
 
 // closeSession stops the browser before it answers, then ends the host: close returns
 // only once nothing of the session runs.
-func (h *Host) closeSession(raw json.RawMessage, _ time.Time) (any, error) {
+func (h *Host) closeSession(raw json.RawMessage) (any, error) {
 	var req CloseRequest
 	if err := json.Unmarshal(raw, &req); err != nil {
 		return nil, Errorf(CodeInvalidInput, "the close request is malformed")

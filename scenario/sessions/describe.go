@@ -40,15 +40,14 @@ func (h *Host) describe(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, Errorf(CodeInvalidInput, "--find: at most %d characters", budgets.AssertValueChars)
 	}
 	out := &DescribeResult{}
+	v, nodes := h.observe(ctx) // one look gives the outline and, with --tree, its structure
 	if req.Tree {
-		ob, err := transport.Dispatch(ctx, h.rt, transport.Observe{})
-		if err != nil {
-			h.noteCrash(err)
-			return nil, Errorf(CodeOperationFailed, "the page could not be read: %s", AsError(err).Message)
+		if v.Error != nil {
+			return nil, Errorf(CodeOperationFailed, "the page could not be read: %s", v.Error.Message)
 		}
-		out.Tree = ob.Nodes
+		out.Tree = nodes
 	}
-	h.setPage(h.look(ctx))
+	h.setPage(v)
 	out.Page, out.Refused = h.page.Page, refusal(h.page.Page, h.pageStatus())
 	if req.Find != "" {
 		text, n := findLines(out.Outline, req.Find)

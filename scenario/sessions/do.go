@@ -6,6 +6,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/secrets"
@@ -75,7 +76,7 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 
 	out := &DoResult{Index: h.history, Op: op.Op, Page: h.page.Page, Refused: refusal(h.page.Page, h.pageStatus())}
-	entry := Entry{Index: h.history, Operation: req.Operation, URLBefore: before.URL, URLAfter: h.page.URL, At: h.now()}
+	entry := Entry{Index: h.history, Operation: req.Operation, URLBefore: before.URL, URLAfter: h.page.URL, At: time.Now()}
 	switch {
 	case runErr != nil:
 		out.Status, entry.Status = StatusFailed, StatusFailed
@@ -201,15 +202,10 @@ func checkRefusal(err error, asTimeout bool) error {
 		if shown == "" {
 			shown = "(the operation)"
 		}
-		return &refusalError{body: ErrorBody{Code: CodeInvalidInput, Message: shown + ": " + ve.Message, Cause: string(ve.Code), Path: path}}
+		return errorOf(ErrorBody{Code: CodeInvalidInput, Message: shown + ": " + ve.Message, Cause: string(ve.Code), Path: path})
 	}
 	return err
 }
-
-type refusalError struct{ body ErrorBody }
-
-func (e *refusalError) Error() string { return e.body.Message }
-func (e *refusalError) Code() string  { return e.body.Code }
 
 // uploadsUnder refuses an upload whose files are outside the do command's working
 // directory (Check already made them absolute and proved them regular files).

@@ -1,9 +1,6 @@
 package sessions
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // Error is a session command's refusal or failure: one of the codes above and a sentence
 // that says what was wrong and, where it can, what to do. The CLI prints it as
@@ -11,6 +8,13 @@ import (
 type Error struct {
 	code    string
 	Message string
+	// cause and path, when set, are the protocol code and field a refusal came from.
+	cause, path string
+}
+
+// errorOf is the Error a body describes (a refusal that keeps its cause and path).
+func errorOf(b ErrorBody) *Error {
+	return &Error{code: b.Code, Message: b.Message, cause: b.Cause, path: b.Path}
 }
 
 // Errorf makes an Error with code (one of Codes) and a formatted message.
@@ -22,12 +26,3 @@ func Errorf(code, format string, args ...any) *Error {
 func (e *Error) Code() string { return e.code }
 
 func (e *Error) Error() string { return e.code + ": " + e.Message }
-
-// CodeOf is err's code: an *Error's own, else CodeFailed.
-func CodeOf(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.code
-	}
-	return CodeFailed
-}

@@ -38,8 +38,6 @@ type HostConfig struct {
 	// ArtifactRoot is the artifact store's root: artifact paths in results are made
 	// absolute with it.
 	ArtifactRoot string
-	// Now is the clock (nil: time.Now).
-	Now func() time.Time
 }
 
 // Host is one session's host: the runtime it owns, the live scenario its operations build,
@@ -49,7 +47,6 @@ type Host struct {
 	rt      *runtime.Runtime
 	secrets *secrets.Set
 	live    *scenario.Live
-	now     func() time.Time
 	idle    time.Duration
 	// artifactRoot: see HostConfig.ArtifactRoot.
 	artifactRoot string
@@ -91,10 +88,7 @@ type Host struct {
 // cfg.Ready, serves commands on the session's socket until the session ends (idle, close,
 // a browser crash, a signal via ctx), then stops everything it started and records why.
 func RunHost(ctx context.Context, cfg HostConfig) error {
-	h := &Host{dir: cfg.Dir, now: cfg.Now, artifactRoot: cfg.ArtifactRoot, ended: make(chan struct{}), secrets: secrets.New()}
-	if h.now == nil {
-		h.now = time.Now
-	}
+	h := &Host{dir: cfg.Dir, artifactRoot: cfg.ArtifactRoot, ended: make(chan struct{}), secrets: secrets.New()}
 	// A host that fails to start says why on the ready line and leaves the record alone:
 	// `session open` removes the directory of a session that never opened (and the sweep
 	// one whose open died too), and a second host for a live session must not end it.
@@ -147,7 +141,7 @@ func RunHost(ctx context.Context, cfg HostConfig) error {
 		if r.Options.URL != "" {
 			r.LandedURL = h.page.URL
 		}
-		r.IdleDeadline = h.now().Add(h.idle)
+		r.IdleDeadline = time.Now().Add(h.idle)
 	})
 	if err != nil {
 		return fail(Errorf(CodeFailed, "session %s: its record cannot be written", h.dir.ID))
@@ -203,7 +197,7 @@ func (h *Host) stop(reason string) error {
 		return errors.Join(err, h.dir.Remove())
 	}
 	_, uerr := h.dir.Update(func(r *Record) {
-		r.State, r.Reason, r.EndedAt = StateEnded, reason, h.now()
+		r.State, r.Reason, r.EndedAt = StateEnded, reason, time.Now()
 	})
 	return errors.Join(err, uerr)
 }
@@ -223,7 +217,7 @@ func (h *Host) lookupEnv(name string) (string, bool) {
 
 // armIdle (re)starts the idle deadline from now.
 func (h *Host) armIdle() time.Time {
-	deadline := h.now().Add(h.idle)
+	deadline := time.Now().Add(h.idle)
 	h.timerMu.Lock()
 	defer h.timerMu.Unlock()
 	if h.timer != nil {
@@ -313,7 +307,7 @@ func (h *Host) handle(ctx context.Context, op string, raw json.RawMessage) (any,
 func (h *Host) scrubError(err error) error {
 	b := AsError(err)
 	b.Message = h.secrets.Scrub(b.Message)
-	return &refusalError{body: *b}
+	return errorOf(*b)
 }
 
 // command answers one command: at once with session_busy while another runs.
@@ -331,7 +325,7 @@ func (h *Host) command(ctx context.Context, op string, raw json.RawMessage) (any
 	if err := h.endedError(); err != nil {
 		return nil, err
 	}
-	deadline := h.armIdle()
+	h.armIdle()
 	defer h.touch()
 	switch op {
 	case CallDo:
@@ -341,7 +335,7 @@ func (h *Host) command(ctx context.Context, op string, raw json.RawMessage) (any
 	case CallExport:
 		return h.export(raw)
 	case CallClose:
-		return h.closeSession(raw, deadline)
+		return h.closeSession(raw)
 	}
 	return nil, Errorf(CodeInvalidInput, "unknown host call %q", transport.Clip(op, 32))
 }

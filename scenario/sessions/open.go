@@ -35,7 +35,7 @@ func (h *Host) open(ctx context.Context, opts runtime.Options, rec Record) (_ *O
 		if err != nil {
 			b := *AsError(err)
 			b.Message = "navigating to the first URL failed: " + b.Message
-			return nil, &refusalError{body: b}
+			return nil, errorOf(b)
 		}
 		h.noteStatus(&nav)
 	}

@@ -33,14 +33,9 @@ type coded interface {
 // AsError is err as a session error body: a session code kept, a protocol error mapped to
 // one, anything else "failed" with its message.
 func AsError(err error) *ErrorBody {
-	var re *refusalError
-	if errors.As(err, &re) {
-		b := re.body
-		return &b
-	}
 	var se *Error
 	if errors.As(err, &se) {
-		return &ErrorBody{Code: se.Code(), Message: se.Message}
+		return &ErrorBody{Code: se.code, Message: se.Message, Cause: se.cause, Path: se.path}
 	}
 	var c coded
 	if errors.As(err, &c) {

@@ -68,17 +68,23 @@ func (h *Host) settle(ctx context.Context) pageView {
 // look observes the selected tab. A page that cannot be read is a page with an error,
 // never a failed command.
 func (h *Host) look(ctx context.Context) pageView {
+	v, _ := h.observe(ctx)
+	return v
+}
+
+// observe is look that also gives the outline's nodes (nil when the page could not be read).
+func (h *Host) observe(ctx context.Context) (pageView, []transport.OutlineNode) {
 	ob, err := transport.Dispatch(ctx, h.rt, transport.Observe{})
 	if err != nil {
 		h.noteCrash(err)
 		v := h.page // what was seen before is still the best knowledge of where it was
 		v.Outline, v.Error = "", AsError(err)
-		return v
+		return v, nil
 	}
 	v := pageView{Page: Page{Tab: ob.Tab, URL: ob.URL, Title: ob.Title, PageClass: ob.PageClass, Truncated: ob.Truncated, Outline: ob.Text},
 		refs: map[string]transport.OutlineNode{}, names: map[roleName]int{}, doc: ob.DocumentID}
 	v.index(ob.Nodes)
-	return v
+	return v, ob.Nodes
 }
 
 func (v *pageView) index(nodes []transport.OutlineNode) {
