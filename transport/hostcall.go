@@ -126,13 +126,7 @@ func hostCall(rw io.ReadWriter, op string, request, result any) (ReadyInfo, erro
 	if err != nil {
 		return rf.Ready, fmt.Errorf("the host ended before it answered: %w", err)
 	}
-	var resp struct {
-		V       int             `json:"v"`
-		ID      string          `json:"id"`
-		Result  json.RawMessage `json:"result"`
-		Error   *OperationError `json:"error"`
-		Posture Posture         `json:"posture"`
-	}
+	var resp responseFrame
 	if err := json.Unmarshal(line, &resp); err != nil || resp.V != Version {
 		return rf.Ready, errors.New("the host's answer is not a protocol v1 frame")
 	}
