@@ -10,6 +10,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/runtime/egressproxy"
+	"github.com/fastbrowser/fastbrowser/runtime/model"
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -80,6 +81,9 @@ type Options struct {
 	// before, ahead of it; the password is a secret (never in output). It needs the egress
 	// proxy: a launched or loopback browser, and EdgeProxy not off.
 	UpstreamProxy string
+	// Model is the model that task, extract and an act in words use (docs/models.md). Nil:
+	// none, and those operations are refused model_required; nothing picks one.
+	Model *model.Config
 	// OnBrowserCrash, when set, is called once, when the session first learns its browser
 	// died (a call failed browser_crashed). The session's Allocator hears of it too: an
 	// attached browser that is gone refuses later sessions at once.
@@ -111,6 +115,7 @@ type Runtime struct {
 	evidence   *EvidenceOptions
 	secrets    *secrets.Set
 	crash      crashNotice
+	model      model.Adapter // nil: no model (model_required)
 	// pageDestinations are the host:ports the worker refused for pages (background.go);
 	// used under turn.
 	pageDestinations map[string]bool
@@ -159,6 +164,12 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 		evidence: opts.Evidence, secrets: opts.Secrets, crash: crashNotice{notify: opts.OnBrowserCrash}}
 	if r.secrets == nil {
 		r.secrets = secrets.New()
+	}
+	if opts.Model != nil {
+		lookup := opts.LookupEnv
+		if r.model, err = model.New(*opts.Model, lookup, r.secrets); err != nil {
+			return nil, err
+		}
 	}
 	up, err := parseUpstream(opts, r)
 	if err != nil {
@@ -270,6 +281,12 @@ func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transp
 		return nil, err
 	}
 	switch req := op.(type) {
+	case *transport.Task:
+		// Answered here: the loop composes observe, act and assert calls (each through call,
+		// under the same context) with the session's model.
+		return r.runTask(ctx, req, octx)
+	case *transport.Extract:
+		return r.runExtract(ctx, req, octx)
 	case *transport.NarrowOriginPolicy:
 		// Answered here: a context is the runtime's to give, and nothing reaches the page.
 		p, err := r.narrow(name, "request.origins", req.Origins)

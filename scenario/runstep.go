@@ -41,7 +41,7 @@ func runStep(ctx context.Context, c transport.Caller, st *Step) (transport.Resul
 	}
 	res.Dialogs = append(res.Dialogs, ar.Dialogs...)
 	res.Receipt, res.MutationState = ar.Receipt, ar.MutationState
-	as, err := transport.Dispatch(ctx, c, st.Postcondition.assertion())
+	as, err := transport.Dispatch(ctx, c, st.Postcondition.Assertion(transport.WaitBounded))
 	if err != nil {
 		if errors.Is(err, transport.ErrCode(transport.CodeAssertionFailed)) {
 			what := "text " + quote(st.Postcondition.Value) + " did not appear"

@@ -31,11 +31,8 @@ type Step struct {
 }
 
 // Postcondition is what must hold after the action: text on the page, or the exact url,
-// origin or title.
-type Postcondition struct {
-	Kind  string `json:"kind" required:"true"` // text | url | origin | title
-	Value string `json:"value" required:"true"`
-}
+// origin or title (a task's too).
+type Postcondition = transport.Postcondition
 
 // StepResult reports which element the matcher chose and how the action went.
 type StepResult struct {
@@ -88,15 +85,6 @@ func parseStep(op *Operation, path string, base *url.URL) (*Step, error) {
 
 func (st *Step) act(tg transport.Target) transport.Act {
 	return transport.Act{Action: st.Action, Target: tg, Text: st.Text, Option: st.Option, Key: st.Key, Dialog: st.Dialog, PromptText: st.PromptText}
-}
-
-// assertion is the read-only check that verifies the postcondition.
-func (p Postcondition) assertion() transport.Assert {
-	kind := p.Kind
-	if kind == "text" {
-		kind = transport.AssertTextContains
-	}
-	return transport.Assert{Kind: kind, Value: p.Value, Wait: transport.WaitBounded}
 }
 
 // rolesFor lists the outline roles an action can apply to, so the matcher never picks a

@@ -37,6 +37,8 @@ const (
 	CodeSessionBusy          Code = "session_busy"
 	CodeSessionNotFound      Code = "session_not_found"
 	CodeModelRequired        Code = "model_required"
+	CodeModelFailed          Code = "model_failed"
+	CodeTaskRefused          Code = "task_refused"
 	CodeFixtureNotReady      Code = "fixture_not_ready"
 	CodeFixturePortInUse     Code = "fixture_port_in_use"
 	CodeHookFailed           Code = "hook_failed"
@@ -91,6 +93,9 @@ type OperationError struct {
 	// Dialogs lists the JavaScript dialogs answered during the operation (and since the
 	// previous one).
 	Dialogs []Dialog `json:"dialogs,omitempty"`
+	// Turns are a failed task's or extract's turn receipts, the failing turn last
+	// (content-free: docs/models.md "Receipts").
+	Turns []TurnReceipt `json:"turns,omitempty"`
 	// The failure evidence the runtime keeps for a failure travels beside it, in an
 	// *EvidencedError (evidenceerror.go), never in these fields.
 

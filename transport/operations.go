@@ -88,6 +88,9 @@ type OpSpec struct {
 	// EndsSession: the operation closes the session; it runs even after the browser died
 	// and never fails for refusals pending from earlier.
 	EndsSession bool
+	// Runtime: the runtime answers the operation itself, composing worker calls with a model
+	// (task.go); a worker refuses it.
+	Runtime bool
 	// Host: the multi-session host answers the operation itself (hostops.go); it never
 	// reaches a worker, and a single session refuses it.
 	Host bool
@@ -120,6 +123,8 @@ var table = []OpSpec{
 	{Name: OpSelectTab, New: newOp[SelectTab], InFiles: true, TabResult: "selectedTab"},
 	{Name: OpWaitPopup, New: newOp[WaitPopup], Deadline: withinDefaultRequest, InFiles: true, TabResult: "popup"},
 	{Name: OpCloseTab, New: newOp[CloseTab], Mutates: true, InFiles: true},
+	{Name: OpTask, New: newOp[Task], Mutates: true, Deadline: taskDeadline, InFiles: true, Runtime: true},
+	{Name: OpExtract, New: newOp[Extract], Deadline: taskDeadline, InFiles: true, Runtime: true},
 	{Name: OpScreenshot, New: newOp[Screenshot], Deadline: captureDeadline, InFiles: true, NoFailureEvidence: true},
 	{Name: OpDownload, New: newOp[Download], Mutates: true, Deadline: downloadDeadline, InFiles: true},
 	{Name: OpCaptureEvidence, New: newOp[CaptureEvidence], Deadline: captureDeadline, NoFailureEvidence: true, Witness: true},

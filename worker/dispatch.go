@@ -54,6 +54,11 @@ func handlesTab[Q any, PQ interface {
 func (w *Worker) run(ctx context.Context, op transport.Operation, pol policy.Policy) (res transport.Result, err error) {
 	defer func() { res, err = w.blameBrowser(op, res, err) }()
 	h, ok := handlers[op.OpName()]
+	if !ok && transport.SpecOf(op).Runtime {
+		// A parent driving the worker directly has no model: the runtime answers these.
+		return nil, transport.NewError(op.OpName(), transport.PhaseValidate, transport.CodeModelRequired, transport.RetryNever, transport.NotAttempted,
+			"%s needs a model, which the runtime holds (runtime.Options.Model, `--model`); a worker has none", op.OpName())
+	}
 	if !ok {
 		return nil, transport.Invalid(op.OpName(), "op", "operation not supported by this worker")
 	}

@@ -1,0 +1,40 @@
+package budgets
+
+import "time"
+
+// Semantic tasks with a model (runtime/model, runtime's task and extract; docs/models.md).
+
+// task bounds one task or extract: every model call, observation, action and check in it.
+// The 30 s ceiling is the task ceiling of the semantic loop's design; an operation's
+// timeoutMs may lower it, never raise it.
+var task = Budget{Name: "task", Default: 30 * time.Second, Ceiling: 30 * time.Second}
+
+// Task bounds a whole task or extract.
+func Task() Budget { return task }
+
+const (
+	// TaskTurns is the most model turns a task may take (maxTurns defaults to it and may
+	// not exceed it); the turn after the last is refused, never taken.
+	TaskTurns = 8
+	// TaskActions is the most actions a task may dispatch (maxActions, likewise).
+	TaskActions = 8
+	// TaskGoalChars bounds a task's goal.
+	TaskGoalChars = 2000
+	// ModelPageChars bounds the page text (the outline, rendered) one model turn is shown;
+	// ModelPageNodes bounds the nodes it is rendered from.
+	ModelPageChars = 16000
+	ModelPageNodes = 400
+	// ModelReplyBytes bounds a model endpoint's answer read back; more is model_failed.
+	ModelReplyBytes = 1 << 20
+	// ModelMaxTokens is the completion token limit a model request asks for.
+	ModelMaxTokens = 1024
+	// ModelToolArgsBytes bounds one tool call's arguments.
+	ModelToolArgsBytes = 64 << 10
+	// ExtractSchemaBytes bounds an extract's JSON Schema; ExtractDataBytes the data a model
+	// maps into it.
+	ExtractSchemaBytes = 32 << 10
+	ExtractDataBytes   = 64 << 10
+	// ModelConnect bounds reaching a model endpoint (TCP and TLS); the whole call is bounded
+	// by what is left of the task.
+	ModelConnect = 5 * time.Second
+)

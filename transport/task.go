@@ -1,0 +1,226 @@
+package transport
+
+import (
+	"encoding/json"
+	"time"
+	"unicode/utf8"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+)
+
+// Operations a model serves (docs/models.md). The runtime answers them itself: it runs a
+// bounded loop in which a model proposes and the runtime decides, composing the worker's own
+// observe, act and assert. A session without a model refuses both with model_required; a
+// worker refuses them (OpSpec.Runtime).
+const (
+	OpTask    = "task"
+	OpExtract = "extract"
+)
+
+// Postcondition is what must hold, read from the page, for a step or a task to succeed:
+// text on the page, or the exact url, origin or title.
+type Postcondition struct {
+	Kind  string `json:"kind" required:"true"` // text | url | origin | title
+	Value string `json:"value" required:"true"`
+}
+
+// Postcondition kinds.
+const (
+	PostText   = "text"
+	PostURL    = "url"
+	PostOrigin = "origin"
+	PostTitle  = "title"
+)
+
+// Assertion is the read-only check that verifies p: wait bounded (a settling page gets the
+// read-wait budget) or none (one read).
+func (p Postcondition) Assertion(wait WaitMode) Assert {
+	kind := p.Kind
+	if kind == PostText {
+		kind = AssertTextContains
+	}
+	return Assert{Kind: kind, Value: p.Value, Wait: wait}
+}
+
+// Task is a bounded semantic task: each turn a model sees the goal and a bounded,
+// secret-scrubbed outline of the tab and calls one tool (locate, act or done); the runtime
+// resolves locate with the deterministic matcher, authorises and dispatches act (one action
+// per act turn), verifies it by a fresh observation and diff, and checks the postcondition
+// from the page. A refusal ends the task; nothing is retried.
+type Task struct {
+	op[Task, TaskResult]
+	Tab  string `json:"tab,omitempty" handle:"tab"`
+	Goal string `json:"goal" required:"true"`
+	// Postcondition decides success. Only a one-action task (maxActions 1, an act in words)
+	// may leave it out: it then succeeds when its one action was dispatched and verified.
+	Postcondition *Postcondition `json:"postcondition,omitempty"`
+	MaxTurns      int            `json:"maxTurns,omitempty"`   // 0: budgets.TaskTurns; at most that
+	MaxActions    int            `json:"maxActions,omitempty"` // 0: budgets.TaskActions; at most that
+	// TimeoutMs bounds the whole task (0: the task budget's 30 s; at most 30 s).
+	TimeoutMs int `json:"timeoutMs,omitempty"`
+}
+
+// TaskResult is a task that succeeded: what it did and what each turn cost, never the page's
+// text, the prompt or what the model wrote.
+type TaskResult struct {
+	Egress
+	Tab   string        `json:"tab" handle:"tab"`
+	Turns []TurnReceipt `json:"turns"`
+	// Actions are the actions dispatched, in order, each with the role and accessible name
+	// of its element (what an exported scenario replays without a model).
+	Actions       []TaskAction   `json:"actions"`
+	Postcondition *Postcondition `json:"postcondition,omitempty"`
+	MutationState MutationState  `json:"mutationState"` // verified: the page state decided
+}
+
+// TaskAction is one action a task dispatched.
+type TaskAction struct {
+	Turn    int     `json:"turn"`
+	// Receipt names the element by role and accessible name: an exported scenario replays
+	// the action by them, without a model.
+	Receipt Receipt `json:"receipt"`
+	// Diff counts what changed in the outline between the observations either side of it.
+	Diff OutlineDiff `json:"diff"`
+}
+
+// OutlineDiff counts outline lines the action added and removed (a changed line is one of
+// each), and whether the document changed.
+type OutlineDiff struct {
+	Added          int  `json:"added"`
+	Removed        int  `json:"removed"`
+	DocumentChange bool `json:"documentChange,omitempty"`
+}
+
+// TurnReceipt is what one model turn cost and how it ended: content-free (no page text, no
+// prompt, no model output).
+type TurnReceipt struct {
+	Turn int `json:"turn"` // 1-based
+	// Tool is what the model called: locate, act, done, extract, or "" for none.
+	Tool string `json:"tool"`
+	// Outcome is "ok", or the code that ended the task on this turn.
+	Outcome      string `json:"outcome"`
+	InputTokens  int    `json:"inputTokens"`
+	OutputTokens int    `json:"outputTokens"`
+	ModelMs      int64  `json:"modelMs"`
+	ObserveMs    int64  `json:"observeMs"`
+	ActionMs     int64  `json:"actionMs,omitempty"`
+}
+
+// Turn outcomes besides a code.
+const OutcomeOK = "ok"
+
+// Task tools: what a model may call.
+const (
+	ToolLocate  = "locate"
+	ToolAct     = "act"
+	ToolDone    = "done"
+	ToolExtract = "extract"
+)
+
+// Extract maps what the tab shows into data that fits a JSON Schema, through a model: read
+// only (it never acts), each value citing the outline ref it came from.
+type Extract struct {
+	op[Extract, ExtractResult]
+	Tab string `json:"tab,omitempty" handle:"tab"`
+	// Schema is a JSON Schema (draft 2020-12) the data must satisfy; its top level is an
+	// object.
+	Schema json.RawMessage `json:"schema" required:"true"`
+	// Scope is an outline ref: only that element's subtree is shown and may be cited.
+	Scope string `json:"scope,omitempty"`
+	// TimeoutMs bounds the whole extract (0: the task budget's 30 s; at most 30 s).
+	TimeoutMs int `json:"timeoutMs,omitempty"`
+}
+
+// ExtractResult is data that satisfied the schema, and where each value came from.
+type ExtractResult struct {
+	Egress
+	Tab  string          `json:"tab" handle:"tab"`
+	Data json.RawMessage `json:"data"`
+	// Citations maps the JSON Pointer of every scalar value in Data to the outline ref it was
+	// read from.
+	Citations map[string]string `json:"citations"`
+	Turns     []TurnReceipt     `json:"turns"`
+}
+
+func (r Task) Validate() error {
+	if err := checkTab(OpTask, "request.tab", r.Tab, false); err != nil {
+		return err
+	}
+	if n := utf8.RuneCountInString(r.Goal); r.Goal == "" || n > budgets.TaskGoalChars {
+		return Invalid(OpTask, "request.goal", "expected 1–%d characters saying what the task is for", budgets.TaskGoalChars)
+	}
+	if r.MaxTurns < 0 || r.MaxTurns > budgets.TaskTurns {
+		return NewError(OpTask, PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "maxTurns must be between 1 and %d (0: %d)", budgets.TaskTurns, budgets.TaskTurns).WithPath("request.maxTurns")
+	}
+	if r.MaxActions < 0 || r.MaxActions > budgets.TaskActions {
+		return NewError(OpTask, PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "maxActions must be between 1 and %d (0: %d)", budgets.TaskActions, budgets.TaskActions).WithPath("request.maxActions")
+	}
+	if r.Postcondition == nil {
+		if r.MaxActions != 1 {
+			return Invalid(OpTask, "request.postcondition", "a task needs a postcondition (only a one-action task, maxActions 1, may leave it out)")
+		}
+	} else if err := checkPostcondition(OpTask, "request.postcondition", *r.Postcondition); err != nil {
+		return err
+	}
+	return checkTaskTimeout(OpTask, r.TimeoutMs)
+}
+
+func (r Extract) Validate() error {
+	if err := checkTab(OpExtract, "request.tab", r.Tab, false); err != nil {
+		return err
+	}
+	if len(r.Schema) == 0 || len(r.Schema) > budgets.ExtractSchemaBytes {
+		return Invalid(OpExtract, "request.schema", "expected a JSON Schema object of at most %d bytes", budgets.ExtractSchemaBytes)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(r.Schema, &top); err != nil {
+		return Invalid(OpExtract, "request.schema", "expected a JSON Schema object")
+	}
+	if r.Scope != "" {
+		if err := checkTarget(OpExtract, "request.scope", Target{Ref: r.Scope}); err != nil {
+			return Invalid(OpExtract, "request.scope", "expected an outline ref like \"e12\"")
+		}
+	}
+	return checkTaskTimeout(OpExtract, r.TimeoutMs)
+}
+
+func checkPostcondition(op, path string, p Postcondition) error {
+	switch p.Kind {
+	case PostText, PostURL, PostOrigin, PostTitle:
+	default:
+		return Invalid(op, path+".kind", `expected "text", "url", "origin" or "title"`)
+	}
+	if p.Value == "" {
+		return Invalid(op, path+".value", "expected a non-empty string")
+	}
+	return nil
+}
+
+func checkTaskTimeout(op string, ms int) error {
+	if _, err := budgets.Task().ResolveMs(int64(ms)); err != nil {
+		return NewError(op, PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "timeoutMs must be between 0 and %d", budgets.Task().Ceiling.Milliseconds()).WithPath("request.timeoutMs")
+	}
+	return nil
+}
+
+// TaskBudget is a task's or extract's own budget: its timeoutMs resolved against the task
+// budget (Validate refused one it would not resolve).
+func TaskBudget(op Operation) time.Duration {
+	ms := 0
+	switch r := op.(type) {
+	case *Task:
+		ms = r.TimeoutMs
+	case *Extract:
+		ms = r.TimeoutMs
+	}
+	d, err := budgets.Task().ResolveMs(int64(ms))
+	if err != nil {
+		return budgets.Task().Default
+	}
+	return d
+}
+
+// taskDeadline: the task's own budget plus the margin.
+func taskDeadline(op Operation, _ time.Duration) time.Duration {
+	return TaskBudget(op) + budgets.ClientMargin
+}
