@@ -75,7 +75,7 @@ type TaskResult struct {
 
 // TaskAction is one action a task dispatched.
 type TaskAction struct {
-	Turn    int     `json:"turn"`
+	Turn int `json:"turn"`
 	// Receipt names the element by role and accessible name: an exported scenario replays
 	// the action by them, without a model.
 	Receipt Receipt `json:"receipt"`

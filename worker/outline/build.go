@@ -1,5 +1,7 @@
 package outline
 
+import "github.com/fastbrowser/fastbrowser/transport"
+
 // Build turns frames' accessibility trees into the bounded outline. It is pure: no CDP, no
 // I/O; the only call out is Options.RefFor.
 func Build(frames []Frame, opts Options) Outline {
@@ -16,7 +18,7 @@ func Build(frames []Frame, opts Options) Outline {
 	}
 	return Outline{
 		Nodes:     nodes,
-		Text:      render(nodes, truncated),
+		Text:      transport.OutlineText(nodes, truncated),
 		Truncated: truncated,
 		Elements:  e.elements,
 		password:  c.password,

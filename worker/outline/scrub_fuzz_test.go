@@ -145,7 +145,7 @@ func FuzzScrubOutline(f *testing.F) {
 			{Role: "row", Name: echo},
 		}
 		texts := map[string]string{
-			"outline":       render(nodes, false),
+			"outline":       transport.OutlineText(nodes, false),
 			"error message": fmt.Sprintf("%s %s %q is not visible", "e1", "button", echo),
 		}
 		spellings := []string{secret, strconv.Quote(secret)[1 : len(strconv.Quote(secret))-1]}

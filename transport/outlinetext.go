@@ -1,15 +1,14 @@
-package outline
+package transport
 
 import (
 	"strconv"
 	"strings"
-
-	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// render writes the text form of an outline: one line per node, two spaces of indent per
-// level (the package doc describes the format).
-func render(nodes []transport.OutlineNode, truncated bool) string {
+// OutlineText is the text form of an outline (ObserveResult.Text): one line per node, two
+// spaces of indent per level (worker/outline's package doc describes the format). The worker
+// renders a page's outline with it; the runtime renders what a model is shown.
+func OutlineText(nodes []OutlineNode, truncated bool) string {
 	var b strings.Builder
 	renderNodes(&b, nodes, 0)
 	if truncated {
@@ -18,7 +17,7 @@ func render(nodes []transport.OutlineNode, truncated bool) string {
 	return b.String()
 }
 
-func renderNodes(b *strings.Builder, nodes []transport.OutlineNode, depth int) {
+func renderNodes(b *strings.Builder, nodes []OutlineNode, depth int) {
 	for i := range nodes {
 		n := &nodes[i]
 		for range depth {
@@ -30,7 +29,7 @@ func renderNodes(b *strings.Builder, nodes []transport.OutlineNode, depth int) {
 	}
 }
 
-func renderLine(b *strings.Builder, n *transport.OutlineNode) {
+func renderLine(b *strings.Builder, n *OutlineNode) {
 	switch {
 	case n.More > 0:
 		b.WriteString("… " + strconv.Itoa(n.More) + " more " + n.Role + "s")
