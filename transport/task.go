@@ -79,6 +79,9 @@ type TaskAction struct {
 	// Receipt names the element by role and accessible name: an exported scenario replays
 	// the action by them, without a model.
 	Receipt Receipt `json:"receipt"`
+	// Text is what a type action typed: a literal the model chose (a task never types a
+	// secret: text holding one is refused before dispatch).
+	Text string `json:"text,omitempty"`
 	// Diff counts what changed in the outline between the observations either side of it.
 	Diff OutlineDiff `json:"diff"`
 }
