@@ -29,11 +29,11 @@ func runStep(ctx context.Context, c transport.Caller, st *Step) (transport.Resul
 			return nil, failed(asStep(err, ""))
 		}
 		res.Dialogs = append(res.Dialogs, ob.Dialogs...)
-		found, rule, err := matchElement(ob.Nodes, st.Instruction, st.Action)
+		found, rule, err := transport.MatchElement(ob.Nodes, st.Instruction, st.Action, OpStep)
 		if err != nil {
 			return nil, failed(err)
 		}
-		tg, res.MatchedBy = transport.Target{Ref: found.ref}, rule
+		tg, res.MatchedBy = transport.Target{Ref: found.Ref}, rule
 	}
 	ar, err := transport.Dispatch(ctx, c, st.act(tg))
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -85,91 +84,4 @@ func parseStep(op *Operation, path string, base *url.URL) (*Step, error) {
 
 func (st *Step) act(tg transport.Target) transport.Act {
 	return transport.Act{Action: st.Action, Target: tg, Text: st.Text, Option: st.Option, Key: st.Key, Dialog: st.Dialog, PromptText: st.PromptText}
-}
-
-// rolesFor lists the outline roles an action can apply to, so the matcher never picks a
-// heading for a click or a button for typing.
-var rolesFor = map[string][]string{
-	transport.ActClick:   {"button", "link", "menuitem", "tab", "checkbox", "radio", "switch", "option", "menuitemcheckbox", "menuitemradio"},
-	transport.ActType:    {"textbox", "searchbox", "spinbutton", "combobox", "password"},
-	transport.ActSelect:  {"combobox", "listbox"},
-	transport.ActCheck:   {"checkbox", "radio", "switch", "menuitemcheckbox"},
-	transport.ActUncheck: {"checkbox", "switch", "menuitemcheckbox"},
-	transport.ActPress:   {"textbox", "searchbox", "spinbutton", "combobox", "password", "button", "link"},
-	transport.ActUpload:  {"file", "button"},
-}
-
-type candidate struct {
-	ref, role, name string
-}
-
-// matchElement is the deterministic, bounded matcher: among elements with a ref and a role
-// that fits the action, an exact name match, else a case-insensitive one, else normalised
-// containment (either way round). The first rule that finds anything decides: one element
-// is the answer, several are refused as ambiguous, never guessed.
-func matchElement(nodes []transport.OutlineNode, instruction, action string) (candidate, string, error) {
-	fits := map[string]bool{}
-	for _, r := range rolesFor[action] {
-		fits[r] = true
-	}
-	var all []candidate
-	var walk func([]transport.OutlineNode)
-	walk = func(ns []transport.OutlineNode) {
-		for _, n := range ns {
-			if n.Ref != "" && fits[n.Role] && !n.Disabled {
-				all = append(all, candidate{n.Ref, n.Role, n.Name})
-			}
-			walk(n.Children)
-		}
-	}
-	walk(nodes)
-	rules := []struct {
-		name  string
-		match func(name string) bool
-	}{
-		{"exact", func(n string) bool { return strings.TrimSpace(n) == instruction }},
-		{"caseInsensitive", func(n string) bool { return strings.EqualFold(strings.TrimSpace(n), instruction) }},
-		{"containment", func(n string) bool {
-			a, b := normalise(n), normalise(instruction)
-			return a != "" && b != "" && (strings.Contains(a, b) || (utf8.RuneCountInString(a) >= 3 && strings.Contains(b, a)))
-		}},
-	}
-	for _, rule := range rules {
-		var found []candidate
-		for _, c := range all {
-			if rule.match(c.name) {
-				found = append(found, c)
-			}
-		}
-		switch len(found) {
-		case 0:
-			continue
-		case 1:
-			return found[0], rule.name, nil
-		default:
-			return candidate{}, "", transport.NewError(OpStep, transport.PhaseValidate, transport.CodeElementAmbiguous, transport.RetryNever, transport.NotAttempted,
-				"%d elements match %q (%s match); give the step a target", len(found), instruction, rule.name)
-		}
-	}
-	return candidate{}, "", transport.NewError(OpStep, transport.PhaseValidate, transport.CodeElementNotFound, transport.RetryNever, transport.NotAttempted,
-		"no element that can %s matches %q", action, instruction)
-}
-
-// normalise lower-cases, drops punctuation and folds white space.
-func normalise(s string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if space && b.Len() > 0 {
-				b.WriteByte(' ')
-			}
-			space = false
-			b.WriteRune(r)
-		default:
-			space = true
-		}
-	}
-	return b.String()
 }

@@ -5,10 +5,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // TestStepRolesDocumented: docs/scenarios.md's table of the roles a step's matcher tries for
-// each action is exactly rolesFor, so the doc cannot drift from the matcher.
+// each action is exactly transport.RolesFor, so the doc cannot drift from the matcher.
 func TestStepRolesDocumented(t *testing.T) {
 	raw, err := os.ReadFile("../docs/scenarios.md")
 	if err != nil {
@@ -21,14 +23,14 @@ func TestStepRolesDocumented(t *testing.T) {
 			continue
 		}
 		action := strings.Trim(strings.TrimSpace(cells[1]), "`")
-		if _, ok := rolesFor[action]; !ok {
+		if _, ok := transport.RolesFor[action]; !ok {
 			continue
 		}
 		for _, r := range strings.Split(cells[2], ",") {
 			documented[action] = append(documented[action], strings.Trim(strings.TrimSpace(r), "`"))
 		}
 	}
-	for action, roles := range rolesFor {
+	for action, roles := range transport.RolesFor {
 		if !slices.Equal(documented[action], roles) {
 			t.Errorf("docs/scenarios.md lists %v for a step's %s; the matcher tries %v", documented[action], action, roles)
 		}

@@ -39,7 +39,7 @@ func TestMatchElement(t *testing.T) {
 		{"Nothing like it", "click", "", "", transport.CodeElementNotFound},
 	}
 	for _, c := range cases {
-		got, rule, err := matchElement(nodes, c.instruction, c.action)
+		got, rule, err := transport.MatchElement(nodes, c.instruction, c.action, OpStep)
 		if c.code != "" {
 			var oe *transport.OperationError
 			if !errors.As(err, &oe) || oe.Code != c.code || oe.MutationState != transport.NotAttempted {
@@ -47,11 +47,11 @@ func TestMatchElement(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || got.ref != c.ref || rule != c.rule {
+		if err != nil || got.Ref != c.ref || rule != c.rule {
 			t.Errorf("%q/%s: got %+v %s %v, want %s by %s", c.instruction, c.action, got, rule, err, c.ref, c.rule)
 		}
 	}
-	_, _, err := matchElement(nodes, "Delete", "click")
+	_, _, err := transport.MatchElement(nodes, "Delete", "click", OpStep)
 	if err == nil || !strings.Contains(err.Error(), "2 elements") {
 		t.Errorf("ambiguity must give the count: %v", err)
 	}
