@@ -2,20 +2,171 @@ package runtime
 
 import (
 	"context"
+	"errors"
+	"time"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/model"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// runTask answers task (docs/models.md "task").
+// runTask answers task (docs/models.md "task"): a bounded loop in which the model proposes
+// and the runtime decides. Each turn the model sees the goal and a bounded, secret-scrubbed
+// outline and calls one tool. locate is answered by the deterministic matcher (ambiguous is
+// refused, never guessed); act is authorised (the origin of a navigation it would cause, no
+// secret in its text) before it is dispatched, one action per turn, and verified after by a
+// fresh observation and its diff from the one before; the postcondition is read from the
+// page after every action and when the model says it is done. Whatever is refused ends the
+// task: nothing is retried and nothing continues after a refusal. Every observe, act and
+// assert goes through call, under the task's context, so the origin policy, tab handles and
+// scrubbing are exactly an ordinary call's.
 func (r *Runtime) runTask(ctx context.Context, req *transport.Task, octx *transport.OperationContext) (transport.Result, error) {
 	if r.model == nil {
 		return nil, modelRequired(transport.OpTask)
 	}
-	return nil, transport.NewError(transport.OpTask, transport.PhaseValidate, transport.CodeInternal, transport.RetryNever, transport.NotAttempted, "task is not built yet")
+	if r.secrets.Scrub(req.Goal) != req.Goal {
+		return nil, transport.Invalid(transport.OpTask, "request.goal", "the goal holds a secret's value; a model never sees one")
+	}
+	ctx, cancel := context.WithTimeout(ctx, transport.TaskBudget(req))
+	defer cancel()
+	t := &taskRun{r: r, req: req, octx: octx, tab: req.Tab, maxTurns: req.MaxTurns, maxActions: req.MaxActions}
+	if t.maxTurns == 0 {
+		t.maxTurns = budgets.TaskTurns
+	}
+	if t.maxActions == 0 {
+		t.maxActions = budgets.TaskActions
+	}
+	res, err := t.run(ctx)
+	if err != nil {
+		return nil, t.failed(err)
+	}
+	return res, nil
 }
 
 // modelRequired refuses an operation that needs a model in a session that has none.
 func modelRequired(op string) error {
 	return transport.NewError(op, transport.PhaseValidate, transport.CodeModelRequired, transport.RetryNever, transport.NotAttempted,
 		"%s needs a model and this session has none; configure one with --model or a \"model\" in the scenario or run config (docs/models.md)", op)
+}
+
+// taskRun is one task's state.
+type taskRun struct {
+	r                    *Runtime
+	req                  *transport.Task
+	octx                 *transport.OperationContext
+	tab                  string // the tab the task works on: the request's, else the one first observed
+	maxTurns, maxActions int
+
+	page     *transport.ObserveResult // the latest observation
+	history  []model.Message          // the tool calls so far and what they returned
+	turns    []transport.TurnReceipt
+	actions  []transport.TaskAction
+	dialogs  []transport.Dialog
+	blocked  []transport.Blocked
+	mutation transport.MutationState // not_attempted until an action was dispatched
+	// observeMs is the time of the observation the next turn's receipt is charged for.
+	observeMs int64
+}
+
+func (t *taskRun) run(ctx context.Context) (*transport.TaskResult, error) {
+	t.mutation = transport.NotAttempted
+	if err := t.observe(ctx); err != nil {
+		return nil, err
+	}
+	if t.req.Postcondition != nil {
+		// Already holding: the task is done before any model call.
+		if ok, err := t.holds(ctx, transport.WaitNone); err != nil || ok {
+			return t.resultOr(err)
+		}
+	}
+	for turn := 1; ; turn++ {
+		if turn > t.maxTurns {
+			t.turns = append(t.turns, transport.TurnReceipt{Turn: turn, Outcome: string(transport.CodeBudgetExceeded)})
+			return nil, transport.NewError(transport.OpTask, transport.PhasePolicy, transport.CodeBudgetExceeded, transport.RetryNever, t.mutation,
+				"turn %d refused: the task's %d turns are spent and its postcondition has not held", turn, t.maxTurns)
+		}
+		rc := transport.TurnReceipt{Turn: turn, ObserveMs: t.observeMs}
+		t.observeMs = 0
+		call, err := t.ask(ctx, &rc)
+		if err != nil {
+			t.turns = append(t.turns, ended(rc, err))
+			return nil, err
+		}
+		done, err := t.handle(ctx, call, &rc)
+		t.turns = append(t.turns, ended(rc, err))
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			return t.result(), nil
+		}
+	}
+}
+
+// ask makes one model call and returns its one tool call: no call at all is the model's
+// "done"; more than one is refused (one tool per turn, one action per act turn).
+func (t *taskRun) ask(ctx context.Context, rc *transport.TurnReceipt) (model.ToolCall, error) {
+	start := time.Now()
+	reply, err := t.r.model.Complete(ctx, t.request())
+	rc.ModelMs = time.Since(start).Milliseconds()
+	rc.InputTokens, rc.OutputTokens = reply.InputTokens, reply.OutputTokens
+	if err != nil {
+		return model.ToolCall{}, asTask(err, t.mutation)
+	}
+	switch len(reply.Calls) {
+	case 0:
+		return model.ToolCall{Name: transport.ToolDone, ID: "none", Arguments: []byte("{}")}, nil
+	case 1:
+		c := reply.Calls[0]
+		if c.ID == "" {
+			c.ID = "call_" + itoa(rc.Turn)
+		}
+		return c, nil
+	default:
+		rc.Tool = reply.Calls[0].Name
+		return model.ToolCall{}, refuse(t.mutation, "the model made %d tool calls in one turn; a turn makes exactly one", len(reply.Calls))
+	}
+}
+
+func (t *taskRun) resultOr(err error) (*transport.TaskResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	return t.result(), nil
+}
+
+// result is the task's success.
+func (t *taskRun) result() *transport.TaskResult {
+	res := &transport.TaskResult{Tab: t.tab, Turns: t.turns, Actions: t.actions, Postcondition: t.req.Postcondition, MutationState: transport.Verified}
+	if res.Actions == nil {
+		res.Actions = []transport.TaskAction{}
+	}
+	res.Dialogs, res.Blocked = t.dialogs, t.blocked
+	return res
+}
+
+// failed makes err the task's failure: named task, with the receipts so far, the dialogs and
+// blocked requests the task's calls saw, and any failure evidence a call kept.
+func (t *taskRun) failed(err error) error {
+	oe := *transport.AsOperationError(transport.OpTask, err)
+	oe.Operation = transport.OpTask
+	oe.Turns = t.turns
+	oe.Dialogs = append(append([]transport.Dialog(nil), t.dialogs...), oe.Dialogs...)
+	oe.Blocked = append(append([]transport.Blocked(nil), t.blocked...), oe.Blocked...)
+	var kept *transport.EvidencedError
+	if !errors.As(err, &kept) && oe.Phase != transport.PhaseValidate {
+		// A refusal of the task's own (not a call's, which kept its evidence) shows the page
+		// as the task left it.
+		return t.r.withFailureEvidence(t.req, &oe)
+	}
+	return transport.KeepEvidence(&oe, err)
+}
+
+// ended is a turn's receipt with its outcome: ok, or the code that ended the task.
+func ended(rc transport.TurnReceipt, err error) transport.TurnReceipt {
+	rc.Outcome = transport.OutcomeOK
+	if err != nil {
+		rc.Outcome = string(transport.AsOperationError(transport.OpTask, err).Code)
+	}
+	return rc
 }

@@ -82,6 +82,8 @@ type TaskAction struct {
 	// Text is what a type action typed: a literal the model chose (a task never types a
 	// secret: text holding one is refused before dispatch).
 	Text string `json:"text,omitempty"`
+	// URL is where a navigate action went (Receipt.Action "navigate").
+	URL string `json:"url,omitempty"`
 	// Diff counts what changed in the outline between the observations either side of it.
 	Diff OutlineDiff `json:"diff"`
 }

@@ -1,0 +1,136 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/model"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// What a model is shown (docs/models.md "What a model sees"): the system prompt and tools
+// below, the goal, the postcondition, the turn and action counts, and the current page —
+// its origin and path, title and outline text, bounded and scrubbed of every secret the
+// session holds. Earlier turns appear as the calls the model made and short answers; only
+// the current page is shown in full.
+
+const taskSystemPrompt = `You operate a web page for a user, one step per turn, by calling exactly one tool.
+The page is given as an outline: one element per line, with a ref such as e12 for elements you can act on.
+- locate: find the element an instruction names (by its visible name or label). Ambiguity ends the task, so prefer acting on a ref you can see.
+- act: one action on one element by ref (click, type, select, check, uncheck, press), or navigate to a url. Each act is verified and the page is shown again.
+- done: say the goal is reached. The page is then checked; your words are not.
+Never invent refs. A refused action ends the task.`
+
+// taskTools are the tools a task offers.
+var taskTools = []model.Tool{
+	{Name: transport.ToolLocate, Description: "Find the one element an instruction names, for an action.", Parameters: json.RawMessage(`{"type":"object","properties":{"instruction":{"type":"string","description":"the element's visible name or label"},"action":{"type":"string","enum":["click","type","select","check","uncheck","press"]}},"required":["instruction","action"],"additionalProperties":false}`)},
+	{Name: transport.ToolAct, Description: "Perform exactly one action: on an element by its ref, or navigate to a url.", Parameters: json.RawMessage(`{"type":"object","properties":{"action":{"type":"string","enum":["click","type","select","check","uncheck","press","navigate"]},"ref":{"type":"string","description":"the element's ref, such as e12"},"text":{"type":"string","description":"type: the text to type"},"option":{"type":"string","description":"select: the option's label"},"key":{"type":"string","description":"press: one character or a key name such as Enter"},"url":{"type":"string","description":"navigate: the address"}},"required":["action"],"additionalProperties":false}`)},
+	{Name: transport.ToolDone, Description: "Say the goal is reached.", Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)},
+}
+
+// request is the next model call: the goal and the current page, then the turns so far, the
+// current page riding on the latest answer.
+func (t *taskRun) request() model.Request {
+	var goal strings.Builder
+	goal.WriteString("Goal: " + t.req.Goal + "\n")
+	if p := t.req.Postcondition; p != nil {
+		fmt.Fprintf(&goal, "The task succeeds when the page's %s is %q (checked by the runtime).\n", postKind(p.Kind), p.Value)
+	} else {
+		goal.WriteString("Make exactly one action.\n")
+	}
+	status := fmt.Sprintf("Turn %d of %d; %d of %d actions used.\n", len(t.turns)+1, t.maxTurns, len(t.actions), t.maxActions)
+	page := t.pageText()
+	msgs := []model.Message{{Role: model.RoleUser, Text: t.r.secrets.Scrub(goal.String())}}
+	if len(t.history) == 0 {
+		msgs[0].Text += status + page
+		return model.Request{System: taskSystemPrompt, Messages: t.r.scrubbed(msgs), Tools: taskTools}
+	}
+	msgs = append(msgs, t.history...)
+	last := &msgs[len(msgs)-1]
+	last.Text += "\n" + status + page
+	return model.Request{System: taskSystemPrompt, Messages: t.r.scrubbed(msgs), Tools: taskTools}
+}
+
+// scrubbed is msgs with every secret the session holds scrubbed from their text and from the
+// tool calls they repeat: the last pass before anything reaches a model.
+func (r *Runtime) scrubbed(msgs []model.Message) []model.Message {
+	out := make([]model.Message, len(msgs))
+	for i, m := range msgs {
+		m.Text = r.secrets.Scrub(m.Text)
+		if m.Call != nil {
+			c := *m.Call
+			c.Arguments = r.secrets.ScrubJSON(c.Arguments)
+			m.Call = &c
+		}
+		out[i] = m
+	}
+	return out
+}
+
+func postKind(k string) string {
+	if k == transport.PostText {
+		return "text (it contains)"
+	}
+	return k
+}
+
+// pageText is the current page as a model sees it: origin and path (never query or
+// fragment, which may hold a token), title, and the outline cut at a line boundary to
+// budgets.ModelPageChars, every secret the session holds scrubbed.
+func (t *taskRun) pageText() string {
+	return modelPage(t.r, t.page.URL, t.page.Title, t.page.Nodes, t.page.Truncated)
+}
+
+// modelPage renders a page (or an extract's scope) for a model.
+func modelPage(r *Runtime, rawURL, title string, nodes []transport.OutlineNode, truncated bool) string {
+	where := ""
+	if u, err := url.Parse(rawURL); err == nil {
+		where = (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
+	}
+	text := transport.OutlineText(nodes, truncated)
+	if len(text) > budgets.ModelPageChars {
+		cut := strings.LastIndexByte(text[:budgets.ModelPageChars], '\n')
+		text = text[:cut+1] + "… cut: the outline is longer than the model is shown\n"
+	}
+	return r.secrets.Scrub(fmt.Sprintf("Page: %s\nTitle: %q\nOutline:\n%s", where, title, text))
+}
+
+// actedText is act's answer to the model: what was done and what changed.
+func actedText(a actArgs, node *transport.OutlineNode, d transport.OutlineDiff) string {
+	var b strings.Builder
+	if node != nil {
+		fmt.Fprintf(&b, "%s on %s (%s %q) done", a.Action, node.Ref, node.Role, node.Name)
+	} else {
+		b.WriteString("navigated")
+	}
+	fmt.Fprintf(&b, "; the outline changed by +%d −%d lines", d.Added, d.Removed)
+	if d.DocumentChange {
+		b.WriteString("; a new document loaded")
+	}
+	b.WriteString(". The page is shown below as it is now.")
+	return b.String()
+}
+
+// outlineDiff is the exact diff of two observations' outlines, as counts: lines (as a
+// multiset) only in the new one are added, only in the old one removed.
+func outlineDiff(before, after *transport.ObserveResult) transport.OutlineDiff {
+	count := map[string]int{}
+	for _, l := range strings.Split(before.Text, "\n") {
+		count[l]++
+	}
+	d := transport.OutlineDiff{DocumentChange: before.DocumentID != after.DocumentID}
+	for _, l := range strings.Split(after.Text, "\n") {
+		if count[l] > 0 {
+			count[l]--
+		} else {
+			d.Added++
+		}
+	}
+	for _, n := range count {
+		d.Removed += n
+	}
+	return d
+}
