@@ -330,6 +330,9 @@ func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transp
 	res, err = r.withProxyBlocked(name, res, err)
 	if err != nil {
 		// Scrubbed first: the evidence beside the error is metadata the runtime wrote.
+		if noEvidence(ctx) {
+			return nil, r.scrubError(name, err)
+		}
 		return nil, r.withFailureEvidence(op, r.scrubError(name, err))
 	}
 	switch got := res.(type) {

@@ -170,3 +170,14 @@ func ended(rc transport.TurnReceipt, err error) transport.TurnReceipt {
 	}
 	return rc
 }
+
+// noEvidenceKey marks a call whose failure is not the operation's: a task's read of its
+// postcondition after an action, which may not hold yet. No failure evidence is captured for
+// it (the task captures its own if it fails).
+type noEvidenceKey struct{}
+
+func withoutEvidence(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noEvidenceKey{}, true)
+}
+
+func noEvidence(ctx context.Context) bool { return ctx.Value(noEvidenceKey{}) != nil }
