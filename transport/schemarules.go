@@ -11,7 +11,7 @@ var typeRules = map[reflect.Type]func() *schemaNode{
 		CodeElementNotActionable, CodeAssertionFailed, CodePostconditionFailed, CodeNavigationFailed,
 		CodePageRefused, CodeHandoffRequired, CodeRedactionNotProven, CodeArtifactTooLarge, CodeWorkerCrashed,
 		CodeProtocolError, CodeLaunchFailed, CodeBrowserCrashed, CodeSessionExpired, CodeSessionEnded,
-		CodeSessionNotOwned, CodeSessionBusy, CodeSessionNotFound, CodeModelRequired, CodeFixtureNotReady,
+		CodeSessionNotOwned, CodeSessionBusy, CodeSessionNotFound, CodeModelRequired, CodeModelFailed, CodeTaskRefused, CodeFixtureNotReady,
 		CodeFixturePortInUse, CodeHookFailed, CodeCancelled, CodeInternal),
 	reflect.TypeFor[Phase](): enumRule(PhaseValidate, PhasePolicy, PhaseDispatch, PhaseExecute, PhaseVerify,
 		PhaseEvidence, PhaseTeardown),
@@ -22,6 +22,9 @@ var typeRules = map[reflect.Type]func() *schemaNode{
 	reflect.TypeFor[WaitMode](): enumRule(WaitBounded, WaitNone),
 	// AnyResult: a batch action's result, the result of the operation its verb is.
 	reflect.TypeFor[AnyResult](): func() *schemaNode { return &schemaNode{Type: "object"} },
+	// JSONValue: JSON the protocol carries through (extract's schema, which Validate checks,
+	// and the data it maps): any value.
+	reflect.TypeFor[JSONValue](): func() *schemaNode { return &schemaNode{} },
 	// Text: a literal, or {"env":NAME} read from the executing process's environment.
 	reflect.TypeFor[Text](): func() *schemaNode {
 		env := &schemaNode{Type: "object", Properties: &properties{{"env", &schemaNode{Type: "string", Pattern: envNamePattern.String()}}},

@@ -129,7 +129,7 @@ type Extract struct {
 	Tab string `json:"tab,omitempty" handle:"tab"`
 	// Schema is a JSON Schema (draft 2020-12) the data must satisfy; its top level is an
 	// object.
-	Schema json.RawMessage `json:"schema" required:"true"`
+	Schema JSONValue `json:"schema" required:"true"`
 	// Scope is an outline ref: only that element's subtree is shown and may be cited.
 	Scope string `json:"scope,omitempty"`
 	// TimeoutMs bounds the whole extract (0: the task budget's 30 s; at most 30 s).
@@ -139,8 +139,8 @@ type Extract struct {
 // ExtractResult is data that satisfied the schema, and where each value came from.
 type ExtractResult struct {
 	Egress
-	Tab  string          `json:"tab" handle:"tab"`
-	Data json.RawMessage `json:"data"`
+	Tab  string    `json:"tab" handle:"tab"`
+	Data JSONValue `json:"data"`
 	// Citations maps the JSON Pointer of every scalar value in Data to the outline ref it was
 	// read from.
 	Citations map[string]string `json:"citations"`
@@ -229,3 +229,11 @@ func TaskBudget(op Operation) time.Duration {
 func taskDeadline(op Operation, _ time.Duration) time.Duration {
 	return TaskBudget(op) + budgets.ClientMargin
 }
+
+// JSONValue is JSON the protocol carries through as it is: extract's schema and the data it
+// maps. It is a named type so the protocol schema has a rule for it (any JSON value).
+type JSONValue json.RawMessage
+
+func (v JSONValue) MarshalJSON() ([]byte, error) { return json.RawMessage(v).MarshalJSON() }
+
+func (v *JSONValue) UnmarshalJSON(b []byte) error { return (*json.RawMessage)(v).UnmarshalJSON(b) }
