@@ -87,23 +87,12 @@ func TestSessionActInWordsWithAModel(t *testing.T) {
 
 	dir := t.TempDir()
 	file := filepath.Join(dir, "act.json")
-	exp := s.run(sessionCmdOpts{}, "session", "export", id, "--out", file)
-	if exp.code != 0 {
-		t.Fatalf("export: exit %d\n%s", exp.code, exp.stdout)
-	}
-	exported, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct {
-		Operations []json.RawMessage `json:"operations"`
-	}
-	_ = json.Unmarshal(exported, &f)
+	exported, ops := s.exportTo(id, file)
 	var last bytes.Buffer
-	if len(f.Operations) == 2 {
-		_ = json.Compact(&last, f.Operations[1])
+	if len(ops) == 2 {
+		_ = json.Compact(&last, ops[1])
 	}
-	if len(f.Operations) != 2 || last.String() != `{"op":"act","request":{"action":"click","target":{"exact":true,"name":"Log in","role":"button"}}}` || bytes.Contains(exported, []byte(`"task"`)) {
+	if len(ops) != 2 || last.String() != `{"op":"act","request":{"action":"click","target":{"exact":true,"name":"Log in","role":"button"}}}` || bytes.Contains(exported, []byte(`"task"`)) {
 		t.Errorf("the export is not the navigate and the act the task dispatched (the failed one left out):\n%s", exported)
 	}
 	cmd := exec.Command(s.bin, "run", "--out", filepath.Join(dir, "results"), file)
