@@ -87,8 +87,18 @@ func sessionDoCommand(st *state) *cli.Command {
 			if err != nil {
 				return sessionFailure(st, sessions.Errorf(sessions.CodeFailed, "the working directory cannot be read"))
 			}
-			req := sessions.DoRequest{Operation: json.RawMessage(raw), Env: sessions.EnvValues(raw, st.lookup()), Dir: wd}
-			return askHost(c, st, id, sessions.CallDo, req)
+			_, d, rec, err := openSession(st, id)
+			if err != nil {
+				return sessionFailure(st, err)
+			}
+			// The session's record names the model's key variable, if any: its value is sent
+			// with the operation's {"env"} values, read here, on each do.
+			req := sessions.DoRequest{Operation: json.RawMessage(raw), Env: sessions.EnvValues(rec.Options, raw, st.lookup()), Dir: wd}
+			out, err := callHost(c.Context, st, d, rec, sessions.CallDo, req)
+			if err != nil {
+				return sessionFailure(st, err)
+			}
+			return printHostOutput(st, out)
 		},
 	}
 }

@@ -216,6 +216,26 @@ func (s *sessionCLI) record(id string) sessions.Record {
 	return rec
 }
 
+// exportTo runs `session export ID --out file` and returns the file and its operations.
+func (s *sessionCLI) exportTo(id, file string) ([]byte, []json.RawMessage) {
+	s.t.Helper()
+	exp := s.run(sessionCmdOpts{}, "session", "export", id, "--out", file)
+	if exp.code != 0 || exp.str("out") != file {
+		s.t.Fatalf("export: exit %d\n%s", exp.code, exp.stdout)
+	}
+	exported, err := os.ReadFile(file)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	var f struct {
+		Operations []json.RawMessage `json:"operations"`
+	}
+	if err := json.Unmarshal(exported, &f); err != nil {
+		s.t.Fatalf("the export is not JSON: %v\n%s", err, exported)
+	}
+	return exported, f.Operations
+}
+
 // listed is session id as `session list` shows it (nil when not listed).
 func (s *sessionCLI) listed(id string) map[string]any {
 	s.t.Helper()

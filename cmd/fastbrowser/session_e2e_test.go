@@ -60,28 +60,15 @@ func TestSessionSignInExportNoSecret(t *testing.T) {
 
 	dir := t.TempDir()
 	file := filepath.Join(dir, "signin.json")
-	exp := s.run(sessionCmdOpts{}, "session", "export", id, "--out", file)
-	if exp.code != 0 || exp.str("out") != file {
-		t.Fatalf("export: exit %d\n%s", exp.code, exp.stdout)
-	}
-	exported, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var scenarioFile struct {
-		Operations []json.RawMessage `json:"operations"`
-	}
-	if err := json.Unmarshal(exported, &scenarioFile); err != nil {
-		t.Fatalf("the export is not JSON: %v\n%s", err, exported)
-	}
+	exported, ops := s.exportTo(id, file)
 	// The first URL's navigate, the two types, the click on Log in and the assert: not the
 	// failed click.
 	var password bytes.Buffer
-	if len(scenarioFile.Operations) == 5 {
-		_ = json.Compact(&password, scenarioFile.Operations[2])
+	if len(ops) == 5 {
+		_ = json.Compact(&password, ops[2])
 	}
-	if len(scenarioFile.Operations) != 5 || !strings.Contains(password.String(), `"text":{"env":"PORTAL_PASSWORD"}`) {
-		t.Errorf("the export has %d operations (want 5, the password as {\"env\"}, the failed click left out):\n%s", len(scenarioFile.Operations), exported)
+	if len(ops) != 5 || !strings.Contains(password.String(), `"text":{"env":"PORTAL_PASSWORD"}`) {
+		t.Errorf("the export has %d operations (want 5, the password as {\"env\"}, the failed click left out):\n%s", len(ops), exported)
 	}
 	history, err := os.ReadFile(filepath.Join(s.sessionDir(id), "history.jsonl"))
 	if err != nil || !strings.Contains(string(history), `{"env":"PORTAL_PASSWORD"}`) {

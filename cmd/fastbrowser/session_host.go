@@ -100,6 +100,9 @@ func hostRuntimeOptions(st *state, d *sessions.Dir, o sessions.Options, sec host
 		opts.Viewport = vp
 	}
 	opts.Profile, opts.UpstreamProxy = o.Profile, sec.Proxy
+	// The adapter reads the key through the host's per-do env lookup (RunHost sets it):
+	// from what the running do sent, never from the host's own environment.
+	opts.Model = o.Model
 	root := o.Artifacts
 	if root == "" {
 		root = filepath.Join(d.Path, "artifacts")

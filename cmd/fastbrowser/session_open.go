@@ -17,6 +17,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
+	"github.com/fastbrowser/fastbrowser/runtime/model"
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/scenario/sessions"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -26,8 +27,8 @@ func sessionOpenCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:      "open",
 		Usage:     "start a session: a host process that keeps one browser open for later session commands; prints its id, the page and cdp_url",
-		UsageText: "fastbrowser session open [URL] [--allowed-origin ORIGIN ...] [--idle-timeout 30m] [--headed] [--viewport WxH] [--browser PATH | --cdp-url URL] [--profile DIR] [--proxy URL] [--artifacts DIR]",
-		Flags: append(browserFlags(),
+		UsageText: "fastbrowser session open [URL] [--allowed-origin ORIGIN ...] [--idle-timeout 30m] [--headed] [--viewport WxH] [--browser PATH | --cdp-url URL] [--profile DIR] [--proxy URL] [--artifacts DIR] [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]",
+		Flags: append(append(browserFlags(), modelFlags()...),
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default: the URL's origin; \"*\" for any http/https origin, explicitly)"},
 			&cli.DurationFlag{Name: "idle-timeout", Value: budgets.SessionIdle().Default, Usage: "end the session after this long without a command (at most 24h)"},
 			&cli.StringFlag{Name: "viewport", Usage: "lay pages out at `WxH` CSS pixels (default: the browser's own)"},
@@ -113,6 +114,11 @@ func openOptions(c *cli.Context) (sessions.Options, error) {
 	if o.Profile != "" && o.CDPURL != "" {
 		return o, sessionUsageError("--profile needs a browser fastbrowser launches; it does not go with --cdp-url")
 	}
+	m, err := modelFromFlags(c)
+	if err != nil {
+		return o, sessionUsageError(err.Error())
+	}
+	o.Model = m // the key's variable by name only: each do sends its value
 	if v := c.String("proxy"); v != "" {
 		u, err := url.Parse(v)
 		if err != nil || u.Scheme != "http" || u.Host == "" {
@@ -156,7 +162,9 @@ func startHost(ctx context.Context, st *state, store *sessions.Store, o sessions
 	// the session however this command found it. The proxy URL, which may hold a password,
 	// goes on its stdin: not on a command line, not in the state directory, and not in an
 	// environment the browser inherits.
-	cmd.Env = append(os.Environ(), "FASTBROWSER_STATE_DIR="+store.Root())
+	// The model's key variable is left out: the host reads the key only from what each do
+	// sends, so the browser it starts never inherits it.
+	cmd.Env = append(withoutVar(os.Environ(), o.Model), "FASTBROWSER_STATE_DIR="+store.Root())
 	secretIn, _ := json.Marshal(hostSecrets{Proxy: proxy})
 	cmd.Stdin = bytes.NewReader(secretIn)
 	if v, _ := st.lookup()("FASTBROWSER_DEBUG"); v != "" {
@@ -240,6 +248,20 @@ func waitOrTimeout(done <-chan struct{}, d time.Duration) <-chan struct{} {
 		}
 		close(out)
 	}()
+	return out
+}
+
+// withoutVar is env without the model's API key variable (env unchanged without one).
+func withoutVar(env []string, m *model.Config) []string {
+	if m == nil || m.APIKeyEnv == "" {
+		return env
+	}
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, m.APIKeyEnv+"=") {
+			out = append(out, kv)
+		}
+	}
 	return out
 }
 

@@ -29,6 +29,8 @@ type DescribeResult struct {
 	Screenshot string                    `json:"screenshot,omitempty"`
 	Redaction  *transport.RedactionProof `json:"redaction,omitempty"`
 	Refused    *Refused                  `json:"refused,omitempty"`
+	// Model is the session's model (--model), if it has one.
+	Model *ModelName `json:"model,omitempty"`
 }
 
 func (h *Host) describe(ctx context.Context, raw json.RawMessage) (any, error) {
@@ -39,7 +41,7 @@ func (h *Host) describe(ctx context.Context, raw json.RawMessage) (any, error) {
 	if len(req.Find) > budgets.AssertValueChars {
 		return nil, Errorf(CodeInvalidInput, "--find: at most %d characters", budgets.AssertValueChars)
 	}
-	out := &DescribeResult{}
+	out := &DescribeResult{Model: h.modelName}
 	v, nodes := h.observe(ctx) // one look gives the outline and, with --tree, its structure
 	if req.Tree {
 		if v.Error != nil {

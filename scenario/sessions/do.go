@@ -35,10 +35,13 @@ type DoResult struct {
 	Blocked []transport.Blocked `json:"blocked,omitempty"`
 	Dialogs []transport.Dialog  `json:"dialogs,omitempty"`
 	// Files are the artifacts the operation saved (a screenshot), as absolute paths.
-	Files   []string   `json:"files,omitempty"`
-	Page    Page       `json:"page"`
-	Refused *Refused   `json:"refused,omitempty"`
-	Error   *ErrorBody `json:"error,omitempty"`
+	Files   []string `json:"files,omitempty"`
+	Page    Page     `json:"page"`
+	Refused *Refused `json:"refused,omitempty"`
+	// Turns are a task's or extract's turn receipts (an act in words is a task), also when
+	// it failed: content-free (no page text, prompt or model output).
+	Turns []transport.TurnReceipt `json:"turns,omitempty"`
+	Error *ErrorBody              `json:"error,omitempty"`
 }
 
 // do runs one operation and records it.
@@ -47,8 +50,14 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err := json.Unmarshal(raw, &req); err != nil || len(req.Operation) == 0 {
 		return nil, Errorf(CodeInvalidInput, "the do request is malformed")
 	}
-	entryJSON, err := normalize(req.Operation)
+	entryJSON, words, err := actInWords(req.Operation)
+	if !words || !h.hasModel {
+		entryJSON, err = normalize(req.Operation)
+	}
 	if err != nil {
+		return nil, err
+	}
+	if err := h.admitKey(req.Env); err != nil {
 		return nil, err
 	}
 	if err := h.admitSecrets(entryJSON, req.Env); err != nil {
@@ -75,8 +84,8 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 		h.setPage(h.look(ctx))
 	}
 
-	out := &DoResult{Index: h.history, Op: op.Op, Page: h.page.Page, Refused: refusal(h.page.Page, h.pageStatus())}
-	entry := Entry{Index: h.history, Operation: req.Operation, URLBefore: before.URL, URLAfter: h.page.URL, At: time.Now()}
+	out := &DoResult{Index: h.history, Op: op.Op, Page: h.page.Page, Refused: refusal(h.page.Page, h.pageStatus()), Turns: turnsOf(op.Op, res, runErr)}
+	entry := Entry{Index: h.history, Operation: req.Operation, URLBefore: before.URL, URLAfter: h.page.URL, Turns: out.Turns, At: time.Now()}
 	switch {
 	case runErr != nil:
 		out.Status, entry.Status = StatusFailed, StatusFailed
@@ -98,6 +107,18 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 		entry.Upload = isUpload(op)
 		h.live.Keep(op, res)
 	}
+	if words && entry.Status == StatusDone {
+		// Exported as the act the task dispatched: a replay needs no model. A task that
+		// reports no action (none can succeed so) is not exported.
+		task, _ := res.(*transport.TaskResult)
+		if x, ok := actExport(entryJSON, task); ok {
+			r := task.Actions[0].Receipt
+			entry.Export, entry.NotUnique, entry.UnresolvedRefs = x, before.names[roleName{r.Role, r.Name}] > 1, nil
+		} else {
+			entry.Export, entry.Status = nil, StatusFailed
+			entry.Code, entry.Message = string(transport.CodeInternal), "the act in words reported no action to export"
+		}
+	}
 	if err := h.dir.AppendEntry(entry); err != nil {
 		return nil, Errorf(CodeFailed, "operation %d ran (%s) but the history could not be written", h.history, out.Status)
 	}
@@ -114,11 +135,37 @@ func (r *DoResult) fill(res transport.Result, artifactPath func(string) string) 
 		r.Receipt, r.MutationState = &v.Receipt, v.MutationState
 	case *scenario.StepResult:
 		r.Receipt, r.MutationState = &v.Receipt, v.MutationState
+	case *transport.TaskResult:
+		if len(v.Actions) > 0 {
+			r.Receipt = &v.Actions[len(v.Actions)-1].Receipt
+		}
+		r.MutationState = v.MutationState
 	case *transport.ScreenshotResult:
 		if v.Artifact != nil && v.Artifact.Path != "" {
 			r.Files = append(r.Files, artifactPath(v.Artifact.Path))
 		}
 	}
+}
+
+// admitKey makes the model's API key, which the do command sent under the variable the
+// session's --model-api-key-env names, a secret from now on (masked in everything the session
+// writes); the adapter reads it through lookupEnv during this do only. A do that did not
+// send it runs; an operation that calls the model then fails model_failed naming the
+// variable.
+func (h *Host) admitKey(env map[string]string) error {
+	if !h.hasModel || h.keyEnv == "" {
+		return nil
+	}
+	v, ok := env[h.keyEnv]
+	if !ok {
+		return nil
+	}
+	if err := h.secrets.Add(v); errors.Is(err, secrets.ErrTooShort) {
+		return Errorf(CodeInvalidInput, "the value of %s (the model API key) is shorter than %d characters and cannot be kept secret", h.keyEnv, secrets.MinLen)
+	} else if err != nil {
+		return Errorf(CodeInvalidInput, "the value of %s (the model API key) cannot be kept secret", h.keyEnv)
+	}
+	return nil
 }
 
 // admitSecrets reads the values of the operation's {"env":…} references from what the do
@@ -233,11 +280,15 @@ func uploadsUnder(op *scenario.Operation, dir string) error {
 func isUpload(op *scenario.Operation) bool { return len(op.UploadFiles()) > 0 }
 
 // EnvValues reads, from a do command's environment, the variables the operation's
-// {"env":…} references name (only those: nothing else of the environment leaves the
-// command).
-func EnvValues(op json.RawMessage, lookup func(string) (string, bool)) map[string]string {
+// {"env":…} references name and, in a session with a model, the one that holds its API key
+// (o.Model.APIKeyEnv): only those, nothing else of the environment leaves the command.
+func EnvValues(o Options, op json.RawMessage, lookup func(string) (string, bool)) map[string]string {
 	out := map[string]string{}
-	for _, name := range envNames(op) {
+	names := envNames(op)
+	if o.Model != nil && o.Model.APIKeyEnv != "" {
+		names = append(names, o.Model.APIKeyEnv)
+	}
+	for _, name := range names {
 		if v, ok := lookup(name); ok {
 			out[name] = v
 		}

@@ -163,6 +163,7 @@ func exportRefusal(err error, from []int, history []Entry, skip map[int]bool) er
 // exported is the part of an exported operation the warnings read.
 type exported struct {
 	ID      string `json:"id"`
+	Op      string `json:"op"`
 	Request struct {
 		Target *transport.Target `json:"target"`
 		Files  []string          `json:"files"`
@@ -182,7 +183,8 @@ func exportedID(raw json.RawMessage) string { return decodeExported(raw).ID }
 
 // warnings says, per exported history operation in order, what may not replay as it was
 // recorded: a page it started on that the exported operations before it did not leave it
-// on, an element its role and name did not single out, and files it uploads.
+// on, an element its role and name did not single out, a task or extract (it needs a model),
+// and files it uploads.
 func warnings(startURL string, kept []*Entry) []string {
 	var out []string
 	prev := startURL
@@ -208,6 +210,9 @@ func warnings(startURL string, kept []*Entry) []string {
 		}
 		for _, ref := range e.UnresolvedRefs {
 			out = append(out, fmt.Sprintf("history operation %d names an element by outline ref %s, which the host could not turn into a role and accessible name (no outline the session showed had it, or its element has no name): a fresh page has no such ref, so the replay will fail there; name the element by role and name instead", e.Index, ref))
+		}
+		if x.Op == transport.OpTask || x.Op == transport.OpExtract {
+			out = append(out, fmt.Sprintf("history operation %d is %s, kept as written: replaying it needs a model (--model, or a \"model\" in the scenario or run config), and the model may choose differently", e.Index, x.Op))
 		}
 		if e.Upload {
 			files := ""

@@ -56,6 +56,12 @@ type Host struct {
 	// callEnv is the {"env":…} values the running do's command sent: the runtime reads
 	// {"env"} text from here, never from the host's own environment. Used under busy.
 	callEnv map[string]string
+	// hasModel: the session has a model (--model); keyEnv names the variable that holds its
+	// API key ("" : none is sent), whose value each do sends in callEnv; modelName is the
+	// model as describe shows it.
+	hasModel  bool
+	keyEnv    string
+	modelName *ModelName
 	// callDir is the running do's working directory: its uploads must lie under it.
 	callDir string
 	// page is the selected page after the last command (the outline a by-ID target is
@@ -106,6 +112,9 @@ func RunHost(ctx context.Context, cfg HostConfig) error {
 		return fail(Errorf(CodeFailed, "session %s: its record cannot be read", h.dir.ID))
 	}
 	h.idle = time.Duration(rec.Options.IdleTimeoutMs) * time.Millisecond
+	if m := rec.Options.Model; m != nil {
+		h.hasModel, h.keyEnv, h.modelName = true, m.APIKeyEnv, rec.Options.modelName()
+	}
 	if rec.Options.Profile != "" {
 		unlock, err := LockProfile(rec.Options.Profile, rec.ID)
 		if err != nil {

@@ -9,16 +9,17 @@ type ListResult struct {
 
 // ListEntry is one session as list shows it.
 type ListEntry struct {
-	ID            string    `json:"id"`
-	State         string    `json:"state"`
-	Reason        string    `json:"reason,omitempty"`
-	URL           string    `json:"url,omitempty"`
-	Title         string    `json:"title,omitempty"`
-	IdleDeadline  time.Time `json:"idleDeadline,omitzero"`
-	EndedAt       time.Time `json:"endedAt,omitzero"`
-	HistoryLength int       `json:"historyLength"`
-	Profile       string    `json:"profile,omitempty"`
-	Created       time.Time `json:"created"`
+	ID            string     `json:"id"`
+	State         string     `json:"state"`
+	Reason        string     `json:"reason,omitempty"`
+	URL           string     `json:"url,omitempty"`
+	Title         string     `json:"title,omitempty"`
+	IdleDeadline  time.Time  `json:"idleDeadline,omitzero"`
+	EndedAt       time.Time  `json:"endedAt,omitzero"`
+	HistoryLength int        `json:"historyLength"`
+	Profile       string     `json:"profile,omitempty"`
+	Model         *ModelName `json:"model,omitempty"`
+	Created       time.Time  `json:"created"`
 }
 
 // ListOf is the list output of records (an open session's idle deadline only).
@@ -26,7 +27,7 @@ func ListOf(recs []Record) ListResult {
 	out := ListResult{Sessions: []ListEntry{}}
 	for _, r := range recs {
 		e := ListEntry{ID: r.ID, State: r.State, Reason: r.Reason, URL: r.URL, Title: r.Title, EndedAt: r.EndedAt,
-			HistoryLength: r.HistoryLength, Profile: r.Options.Profile, Created: r.Created}
+			HistoryLength: r.HistoryLength, Profile: r.Options.Profile, Model: r.Options.modelName(), Created: r.Created}
 		if r.State == StateOpen {
 			e.IdleDeadline = r.IdleDeadline
 		}

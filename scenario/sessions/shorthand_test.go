@@ -58,7 +58,7 @@ func TestEnvNames(t *testing.T) {
 	if strings.Join(got, ",") != "PW,B" && strings.Join(got, ",") != "B,PW" {
 		t.Fatalf("got %v, want PW and B (an object with more than env is not a reference)", got)
 	}
-	vals := EnvValues(json.RawMessage(`{"text":{"env":"PW"},"t2":{"env":"UNSET_X"}}`), func(k string) (string, bool) {
+	vals := EnvValues(Options{}, json.RawMessage(`{"text":{"env":"PW"},"t2":{"env":"UNSET_X"}}`), func(k string) (string, bool) {
 		if k == "PW" {
 			return "s3cret-value", true
 		}

@@ -3,6 +3,9 @@ package sessions
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/fastbrowser/fastbrowser/runtime/model"
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // Session states and why a session ended.
@@ -51,6 +54,9 @@ type Options struct {
 	Profile        string   `json:"profile,omitempty"` // absolute; held by this session alone
 	Proxy          string   `json:"proxy,omitempty"`   // without credentials
 	Artifacts      string   `json:"artifacts,omitempty"`
+	// Model is --model and its flags: the provider, model, base URL and the name of the
+	// variable that holds the API key, never the key (each do sends it; see DoEnv).
+	Model *model.Config `json:"model,omitempty"`
 	// Dir is the working directory of `session open`: the host runs there.
 	Dir string `json:"dir"`
 }
@@ -110,6 +116,9 @@ type Entry struct {
 	// showed had them, or their element has no accessible name, so no role and name could
 	// replace them (export warns).
 	UnresolvedRefs []string `json:"unresolvedRefs,omitempty"`
+	// Turns are a task's or extract's turn receipts (an act in words is a task), failed or
+	// not: content-free (no page text, prompt or model output).
+	Turns []transport.TurnReceipt `json:"turns,omitempty"`
 	// Upload: the operation uploads files, which the replaying machine must have.
 	Upload bool `json:"upload,omitempty"`
 	// URLBefore and URLAfter are the selected page's URL before and after the operation;
@@ -117,6 +126,20 @@ type Entry struct {
 	URLBefore string    `json:"urlBefore,omitempty"`
 	URLAfter  string    `json:"urlAfter,omitempty"`
 	At        time.Time `json:"at"`
+}
+
+// ModelName is the model a session uses, as list and describe show it.
+type ModelName struct {
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+}
+
+// modelName is o's model for list and describe (nil without one).
+func (o Options) modelName() *ModelName {
+	if o.Model == nil {
+		return nil
+	}
+	return &ModelName{Provider: o.Model.Provider, Model: o.Model.Model}
 }
 
 // startURL is the page the session's first operation started on.
