@@ -129,6 +129,9 @@ func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 			return nil, fail("viewport", err.Error())
 		}
 	}
+	if err := checkModel(f.Model); err != nil {
+		return nil, err
+	}
 	if r := f.Redaction; r != nil {
 		if len(r.Rules) == 0 {
 			return nil, fail("redaction.rules", "expected at least one rule {role?, name?, label?}")
@@ -399,6 +402,11 @@ func checkOperation(ops []Operation, i int, ids map[string]int, base *url.URL) e
 			return err
 		}
 		nav.URL = resolved
+	}
+	if t, ok := fr.op.(*transport.Task); ok {
+		if err := resolvePostcondition(t.Postcondition, base, path+".request.postcondition.value"); err != nil {
+			return err
+		}
 	}
 	if err := resolveAssert(fr, base, path+".request.value"); err != nil {
 		return err
