@@ -170,6 +170,18 @@ func decodeVersioned(data []byte, v any, version *int) error {
 	return nil
 }
 
+// fromValidate is a protocol refusal of operations[i] (path) as the file's: its field path
+// under the operation, and budget_exceeded kept for a budget over its ceiling (a task's
+// maxTurns 9), every other refusal invalid_request.
+func fromValidate(op, path string, err error) error {
+	oe := transport.AsOperationError(op, err)
+	ve := &ValidationError{Path: path + "." + oe.Path, Code: transport.CodeInvalidRequest, Message: oe.Message}
+	if oe.Code == transport.CodeBudgetExceeded {
+		ve.Code = oe.Code
+	}
+	return ve
+}
+
 func fromStrict(err error) error {
 	var se *strictjson.Error
 	if errors.As(err, &se) {
@@ -427,8 +439,7 @@ func checkOperation(ops []Operation, i int, ids map[string]int, base *url.URL) e
 		placeholder = "ref"
 	}
 	if err := transport.Validate(fr.bind(placeholder)); err != nil {
-		oe := transport.AsOperationError(op.Op, err)
-		return fail(path+"."+oe.Path, oe.Message)
+		return fromValidate(op.Op, path, err)
 	}
 	if err := resolveUploads(fr, op.dir, path+".request.files"); err != nil {
 		return err
