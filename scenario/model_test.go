@@ -16,7 +16,7 @@ import (
 // and name only.
 func TestModelPrecedence(t *testing.T) {
 	dir := writeFiles(t, t.TempDir(), map[string]string{
-		ConfigName: `{"version":1,"model":{"provider":"openai","model":"cfg-model","baseUrl":"http://127.0.0.1:11434/v1"}}`,
+		ConfigName:  `{"version":1,"model":{"provider":"openai","model":"cfg-model","baseUrl":"http://127.0.0.1:11434/v1"}}`,
 		"bare.json": `{"version":1,"id":"bare","operations":[{"op":"navigate","request":{"url":"http://127.0.0.1:1/"}}]}`,
 		"own.json": `{"version":1,"id":"own","model":{"provider":"anthropic","model":"own-model","apiKeyEnv":"OWN_KEY"},
 			"operations":[{"op":"navigate","request":{"url":"http://127.0.0.1:1/"}}]}`,
