@@ -119,3 +119,28 @@ func TestModelFlagUsageErrors(t *testing.T) {
 		t.Errorf("validate: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 }
+
+// TestModelFlagNamedInTheReport: --model replaces the scenario's model whole, and the
+// report names provider and model only: not the endpoint, not the key variable, and
+// nowhere the key. (Whether the scenario then passes is the adapter's business.)
+func TestModelFlagNamedInTheReport(t *testing.T) {
+	const key = "sk-model-key-never-printed"
+	site := runtimetest.Fixture()
+	defer site.Close()
+	dir := t.TempDir()
+	f := writeScenario(t, dir, "s.json", `{"version":1,"id":"s","fixture":{"baseUrl":"`+site.URL+`"},
+		"model":{"provider":"anthropic","model":"scenario-model","baseUrl":"http://127.0.0.1:9/scenario-endpoint"},
+		"operations":[{"op":"navigate","request":{"url":"/form"}}]}`)
+	out := filepath.Join(dir, "out")
+	res := runCLI(t, map[string]string{"FB_TEST_MODEL_KEY": key}, "run", "--out", out,
+		"--model", "openai:flag-model", "--model-base-url", "http://127.0.0.1:9/flag-endpoint", "--model-api-key-env", "FB_TEST_MODEL_KEY", f)
+	r := readReport(t, filepath.Join(out, "report.json"))
+	if m := r.Scenarios[0].Model; m == nil || m.Provider != "openai" || m.Model != "flag-model" {
+		t.Fatalf("report model %+v, want openai flag-model (exit %d)\n%s%s", m, res.code, res.stdout, res.stderr)
+	}
+	for _, leak := range []string{"flag-endpoint", "scenario-endpoint", "FB_TEST_MODEL_KEY", key} {
+		if n := sweepForSecret(t, leak, out, map[string][]byte{"stdout": []byte(res.stdout), "stderr": []byte(res.stderr)}); n == 0 {
+			t.Fatalf("the sweep read no files")
+		}
+	}
+}
