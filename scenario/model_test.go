@@ -115,6 +115,12 @@ func TestTaskInFiles(t *testing.T) {
 	if got := l.Operations[1].req.op.(*transport.Task).Postcondition.Value; got != "http://127.0.0.1:4310/welcome" {
 		t.Errorf("task url postcondition %q, want it resolved against the fixture", got)
 	}
+	// The report shows a task's goal as its target and what must hold as its value.
+	for i, want := range [][2]string{{`"sign in"`, `then url "http://127.0.0.1:4310/welcome"`}, {`"click Save"`, "one action"}} {
+		if or := newOperationReport(i+1, &l.Operations[i+1]); or.Target != want[0] || or.Value != want[1] {
+			t.Errorf("operations[%d] target %q value %q, want %q %q", i+1, or.Target, or.Value, want[0], want[1])
+		}
+	}
 	cases := []struct {
 		name, op, path string
 		code           transport.Code
@@ -124,7 +130,7 @@ func TestTaskInFiles(t *testing.T) {
 		{"no goal", `{"op":"task","request":{"postcondition":{"kind":"text","value":"ok"}}}`, "operations[1].request", transport.CodeInvalidRequest, `missing required field "goal"`},
 		{"empty goal", `{"op":"task","request":{"goal":"","postcondition":{"kind":"text","value":"ok"}}}`, "operations[1].request.goal", transport.CodeInvalidRequest, "characters"},
 		{"no postcondition", `{"op":"task","request":{"goal":"g","maxActions":2}}`, "operations[1].request.postcondition", transport.CodeInvalidRequest, "needs a postcondition"},
-		{"relative url without fixture", `{"op":"task","request":{"goal":"g","postcondition":{"kind":"url","value":"ftp://x/"}}}`, "operations[1].request.postcondition.value", transport.CodeInvalidRequest, "http or https"},
+		{"url postcondition not http", `{"op":"task","request":{"goal":"g","postcondition":{"kind":"url","value":"ftp://x/"}}}`, "operations[1].request.postcondition.value", transport.CodeInvalidRequest, "http or https"},
 		{"extract without schema", `{"op":"extract","request":{}}`, "operations[1].request", transport.CodeInvalidRequest, `missing required field "schema"`},
 		{"extract schema not an object", `{"op":"extract","request":{"schema":[1]}}`, "operations[1].request.schema", transport.CodeInvalidRequest, "JSON Schema object"},
 	}
