@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/model"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -24,6 +25,7 @@ type Config struct {
 	Budgets        *Budgets            `json:"budgets,omitempty"`
 	Egress         *Egress             `json:"egress,omitempty"`
 	Viewport       *transport.Viewport `json:"viewport,omitempty"`
+	Model          *model.Config       `json:"model,omitempty"`
 	// Retries and Jobs are `run`'s --retries and --jobs when those are not given.
 	Retries *int `json:"retries,omitempty"`
 	Jobs    *int `json:"jobs,omitempty"`
@@ -100,6 +102,9 @@ func loadConfig(path string) (*Config, error) {
 			return nil, fail("viewport", err.Error())
 		}
 	}
+	if err := checkModel(c.Model); err != nil {
+		return nil, err
+	}
 	if r := c.Retries; r != nil && (*r < 0 || *r > budgets.RunRetries) {
 		return nil, fail("retries", fmt.Sprintf("expected 0 to %d", budgets.RunRetries))
 	}
@@ -137,5 +142,8 @@ func (c *RunConfig) fill(f *File) {
 	}
 	if f.Viewport == nil {
 		f.Viewport = c.Viewport
+	}
+	if f.Model == nil {
+		f.Model = c.Model
 	}
 }

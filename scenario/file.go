@@ -3,6 +3,7 @@ package scenario
 import (
 	"encoding/json"
 
+	"github.com/fastbrowser/fastbrowser/runtime/model"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -22,8 +23,11 @@ type File struct {
 	Redaction      *Redaction `json:"redaction,omitempty"`
 	// Viewport lays every page of the scenario out at this size in CSS pixels (absent: the
 	// browser's own, 800x600 headless).
-	Viewport   *transport.Viewport `json:"viewport,omitempty"`
-	Operations []Operation         `json:"operations" required:"true"`
+	Viewport *transport.Viewport `json:"viewport,omitempty"`
+	// Model is the model task and extract use (docs/models.md); absent: none, and those
+	// operations fail model_required while the others run.
+	Model      *model.Config `json:"model,omitempty"`
+	Operations []Operation   `json:"operations" required:"true"`
 
 	// fixtureFrom is the run config that supplied Fixture ("" for the file's own), so a
 	// refusal about it names the file it is written in.

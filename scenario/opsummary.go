@@ -58,6 +58,13 @@ func summarise(op *Operation) (target, value string) {
 	if op.req == nil {
 		return "", ""
 	}
+	if t, ok := op.req.op.(*transport.Task); ok { // the goal, then what must hold
+		value = "one action"
+		if p := t.Postcondition; p != nil {
+			value = "then " + p.Kind + " " + strconv.Quote(p.Value)
+		}
+		return clipSummary(strconv.Quote(t.Goal)), clipSummary(value)
+	}
 	raw, err := json.Marshal(op.req.op)
 	if err != nil || json.Unmarshal(raw, &f) != nil {
 		return "", ""

@@ -3,6 +3,7 @@ package scenario
 import (
 	"net/url"
 
+	"github.com/fastbrowser/fastbrowser/runtime/model"
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -16,6 +17,9 @@ type Overrides struct {
 	BaseURL string
 	// ReadinessURL is the external readiness probe (default: BaseURL).
 	ReadinessURL string
+	// Model is --model's (nil: none given): it replaces the scenario's and the config's
+	// model whole, so an endpoint and a key variable never come from different sources.
+	Model *model.Config
 	// Config holds the run config's defaults (nil: none): they fill the fields a scenario
 	// leaves out, before BaseURL overrides.
 	Config *RunConfig
@@ -25,6 +29,10 @@ func (o Overrides) empty() bool { return o.BaseURL == "" }
 
 // apply rewrites a decoded file before validation, so every check sees the result.
 func (o Overrides) apply(f *File) {
+	if o.Model != nil {
+		m := *o.Model
+		f.Model = &m
+	}
 	if o.empty() {
 		return
 	}

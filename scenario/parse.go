@@ -129,6 +129,9 @@ func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 			return nil, fail("viewport", err.Error())
 		}
 	}
+	if err := checkModel(f.Model); err != nil {
+		return nil, err
+	}
 	if r := f.Redaction; r != nil {
 		if len(r.Rules) == 0 {
 			return nil, fail("redaction.rules", "expected at least one rule {role?, name?, label?}")
@@ -165,6 +168,18 @@ func decodeVersioned(data []byte, v any, version *int) error {
 		return fail("version", fmt.Sprintf("unsupported version %d; this build reads version %d", *version, FileVersion))
 	}
 	return nil
+}
+
+// fromValidate is a protocol refusal of operations[i] (path) as the file's: its field path
+// under the operation, and budget_exceeded kept for a budget over its ceiling (a task's
+// maxTurns 9), every other refusal invalid_request.
+func fromValidate(op, path string, err error) error {
+	oe := transport.AsOperationError(op, err)
+	ve := &ValidationError{Path: path + "." + oe.Path, Code: transport.CodeInvalidRequest, Message: oe.Message}
+	if oe.Code == transport.CodeBudgetExceeded {
+		ve.Code = oe.Code
+	}
+	return ve
 }
 
 func fromStrict(err error) error {
@@ -400,6 +415,11 @@ func checkOperation(ops []Operation, i int, ids map[string]int, base *url.URL) e
 		}
 		nav.URL = resolved
 	}
+	if t, ok := fr.op.(*transport.Task); ok {
+		if err := resolvePostcondition(t.Postcondition, base, path+".request.postcondition.value"); err != nil {
+			return err
+		}
+	}
 	if err := resolveAssert(fr, base, path+".request.value"); err != nil {
 		return err
 	}
@@ -419,8 +439,7 @@ func checkOperation(ops []Operation, i int, ids map[string]int, base *url.URL) e
 		placeholder = "ref"
 	}
 	if err := transport.Validate(fr.bind(placeholder)); err != nil {
-		oe := transport.AsOperationError(op.Op, err)
-		return fail(path+"."+oe.Path, oe.Message)
+		return fromValidate(op.Op, path, err)
 	}
 	if err := resolveUploads(fr, op.dir, path+".request.files"); err != nil {
 		return err

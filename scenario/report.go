@@ -54,9 +54,12 @@ type ScenarioReport struct {
 	SHA256      string `json:"sha256"`
 	// Fragments lists the fragment files the scenario included (file, sha256), whose
 	// digests SHA256 then covers too.
-	Fragments  []FragmentRef `json:"fragments,omitempty"`
-	Status     string        `json:"status"`
-	DurationMs int64         `json:"durationMs"`
+	Fragments []FragmentRef `json:"fragments,omitempty"`
+	// Model is the model the scenario's session had for task and extract (provider and
+	// name only; absent: none).
+	Model      *ModelInfo `json:"model,omitempty"`
+	Status     string     `json:"status"`
+	DurationMs int64      `json:"durationMs"`
 	// SkipReason says why a skipped scenario never started (--fail-fast after a failure, an
 	// interrupted run).
 	SkipReason string `json:"skipReason,omitempty"`

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/model"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -90,7 +91,7 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 		env.Log = io.Discard
 	}
 	s := &runState{l: l, env: env, start: time.Now(),
-		rep: &ScenarioReport{ID: l.ID, Description: l.Description, File: l.Path, SHA256: l.SHA256, Fragments: l.Fragments, Status: StatusPassed, Events: []Event{},
+		rep: &ScenarioReport{ID: l.ID, Description: l.Description, File: l.Path, SHA256: l.SHA256, Fragments: l.Fragments, Model: modelInfo(l.Model), Status: StatusPassed, Events: []Event{},
 			// Until a session opens only the checks before dispatch exist; the session says
 			// what enforces its policy (browser interception, and the egress proxy).
 			Enforcement: []string{"browser"}}}
@@ -425,13 +426,14 @@ type SessionSpec struct {
 	WebRTC         string             // "block" or "allow"
 	Viewport       transport.Viewport // zero: the browser's own
 	Redaction      []transport.RedactionRule
+	Model          *model.Config // nil: none (task and extract fail model_required)
 	// Event records a lifecycle event of the scenario (Env.Open reports a browser relaunch
 	// with it: kind "runtime", name "relaunch"); set by Run.
 	Event func(kind, name, status string)
 }
 
 func (l *Loaded) sessionSpec() SessionSpec {
-	spec := SessionSpec{ID: l.ID, Origins: l.Origins, Subresources: transport.SubresourcesFail, ServiceWorkers: "block", WebRTC: "block"}
+	spec := SessionSpec{ID: l.ID, Origins: l.Origins, Subresources: transport.SubresourcesFail, ServiceWorkers: "block", WebRTC: "block", Model: l.Model}
 	if l.Redaction != nil {
 		spec.Redaction = l.Redaction.Rules
 	}

@@ -82,6 +82,8 @@ func TestSchemaIncludeFragmentAndConfig(t *testing.T) {
 		body string
 		ok   bool
 	}{{good, true}, {`{"version":1}`, true}, {`{"version":1,"retries":null,"jobs":null,"fixture":null}`, true},
+		{`{"version":1,"model":{"provider":"anthropic","model":"claude-sonnet-4-5","apiKeyEnv":"ANTHROPIC_API_KEY"}}`, true},
+		{`{"version":1,"model":{"provider":"openai","model":"m","apiKey":"k"}}`, false},
 		{`{"version":1,"retries":6}`, false}, {`{"version":1,"jobs":0}`, false}, {`{"version":1,"hooks":{}}`, false}, {`{}`, false}} {
 		if err := os.WriteFile(cfgPath, []byte(c.body), 0o600); err != nil {
 			t.Fatal(err)

@@ -57,15 +57,12 @@ func parseStep(op *Operation, path string, base *url.URL) (*Step, error) {
 		return nil, fail(path+".step.instruction", fmt.Sprintf("expected 1–%d characters naming the element", budgets.StepInstructionChars))
 	}
 	switch st.Postcondition.Kind {
-	case "text", "origin", "title":
-	case "url":
-		u, err := resolveURL(st.Postcondition.Value, base, path+".step.postcondition.value")
-		if err != nil {
-			return nil, err
-		}
-		st.Postcondition.Value = u
+	case "text", "origin", "title", "url":
 	default:
 		return nil, fail(path+".step.postcondition.kind", `expected "text", "url", "origin" or "title"`)
+	}
+	if err := resolvePostcondition(&st.Postcondition, base, path+".step.postcondition.value"); err != nil {
+		return nil, err
 	}
 	if st.Postcondition.Value == "" {
 		return nil, fail(path+".step.postcondition.value", "expected a non-empty string")
@@ -80,6 +77,21 @@ func parseStep(op *Operation, path string, base *url.URL) (*Step, error) {
 		return nil, fail(path+".step"+strings.TrimPrefix(oe.Path, "request"), oe.Message)
 	}
 	return &st, nil
+}
+
+// resolvePostcondition resolves a url postcondition's value against fixture.baseUrl, as
+// navigate's url is, so a step's or a task's "/done" means the fixture's /done (and ""
+// the base URL itself).
+func resolvePostcondition(p *Postcondition, base *url.URL, path string) error {
+	if p == nil || p.Kind != transport.PostURL {
+		return nil
+	}
+	u, err := resolveURL(p.Value, base, path)
+	if err != nil {
+		return err
+	}
+	p.Value = u
+	return nil
 }
 
 func (st *Step) act(tg transport.Target) transport.Act {

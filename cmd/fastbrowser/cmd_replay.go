@@ -19,8 +19,9 @@ func replayCommand(st *state) *cli.Command {
 		Name: "replay",
 		Usage: "re-run a failed scenario of a report locally, up to and including the operation that failed, and say whether the " +
 			"same failure happened again (exit like run; 2 when the scenario file changed since the run, unless --force)",
-		UsageText: "fastbrowser replay [--scenario ID] [--out DIR] [--headed] [--keep-open] [--force] [--config FILE] [--browser PATH | --cdp-url URL] [--artifacts-mode private|group] [--json] REPORT.json",
-		Flags: append(browserFlags(),
+		UsageText: "fastbrowser replay [--scenario ID] [--out DIR] [--headed] [--keep-open] [--force] [--config FILE] [--browser PATH | --cdp-url URL] [--artifacts-mode private|group]\n" +
+			"                [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]] [--json] REPORT.json",
+		Flags: append(append(browserFlags(),
 			&cli.StringFlag{Name: "scenario", Usage: "the scenario `ID` to replay (default: the report's first failed scenario)"},
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-replay", Usage: "directory for the replay's report.json, report.html and artifacts (0700; 0750 with --artifacts-mode group)"},
 			&cli.BoolFlag{Name: "keep-open", Usage: "leave the browser on the failing page until Ctrl-C (with --headed or --cdp-url)"},
@@ -28,7 +29,7 @@ func replayCommand(st *state) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print only the replay summary as JSON on stdout"},
 			artifactsModeFlag(),
 			configFlag(),
-		),
+		), modelFlags()...),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
 				return err
@@ -44,6 +45,10 @@ func replayCommand(st *state) *cli.Command {
 			if c.Bool("keep-open") && !c.Bool("headed") && c.String("cdp-url") == "" {
 				return usageError("--keep-open needs --headed (or --cdp-url): a headless browser left open shows nobody anything")
 			}
+			m, err := modelFromFlags(c)
+			if err != nil {
+				return err
+			}
 			rep, err := loadReportFile(args[0])
 			if err != nil {
 				return err
@@ -56,7 +61,7 @@ func replayCommand(st *state) *cli.Command {
 			if err != nil {
 				return usageError("%v", err)
 			}
-			l, err := loadForReplay(orig, cfg, c.Bool("force"), st)
+			l, err := loadForReplay(orig, scenario.Overrides{Config: cfg, Model: m}, c.Bool("force"), st)
 			if err != nil {
 				return err
 			}
@@ -82,14 +87,15 @@ func pickScenario(rep *scenario.Report, id, reportPath string) (*scenario.Scenar
 	return nil, usageError("%s: no failed scenario to replay", reportPath)
 }
 
-// loadForReplay loads the scenario file the report names (with the run config's defaults),
+// loadForReplay loads the scenario file the report names (with the run config's defaults
+// and --model),
 // refuses it when its bytes or its fragments' changed since the run (unless forced), and cuts it after the operation that failed (a scenario that
 // failed outside its operations runs whole).
-func loadForReplay(orig *scenario.ScenarioReport, cfg *scenario.RunConfig, force bool, st *state) (*scenario.Loaded, error) {
+func loadForReplay(orig *scenario.ScenarioReport, over scenario.Overrides, force bool, st *state) (*scenario.Loaded, error) {
 	if _, err := os.Stat(orig.File); err != nil {
 		return nil, usageError("%s: the scenario file of %q cannot be read (replay from the directory the run was started in)", orig.File, orig.ID)
 	}
-	l, err := scenario.LoadWith(orig.File, scenario.Overrides{Config: cfg})
+	l, err := scenario.LoadWith(orig.File, over)
 	if err != nil {
 		return nil, usageError("%v", err)
 	}

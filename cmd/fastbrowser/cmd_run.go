@@ -22,8 +22,9 @@ func runCommand(st *state) *cli.Command {
 		Name:  "run",
 		Usage: "run scenario files; write DIR/report.json, DIR/junit.xml, DIR/report.html (exit 0 passed or flaky, 1 failed or error, 2 invalid input, 130 interrupted)",
 		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--retries N] [--config FILE] [--base-url URL [--readiness-url URL]]\n" +
+			"                [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]\n" +
 			"                [--browser PATH | --cdp-url URL] [--headed] [--artifacts-mode private|group] [--json] FILE|DIR...",
-		Flags: append(browserFlags(),
+		Flags: append(append(browserFlags(),
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-results", Usage: "directory for report.json, junit.xml, report.html and artifacts/ (0700; 0750 with --artifacts-mode group)"},
 			&cli.IntFlag{Name: "jobs", Value: goruntime.NumCPU(), Usage: "scenarios run in parallel, each in its own browser context; files naming the same managed server share one instance for the run, files naming different servers on one address take turns"},
 			&cli.StringFlag{Name: "shard", Usage: "run only share `i/n` of the files (deterministic: every i-th of the sorted list), for CI matrix jobs"},
@@ -36,7 +37,7 @@ func runCommand(st *state) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print only the run summary as JSON on stdout"},
 			artifactsModeFlag(),
 			configFlag(),
-		),
+		), modelFlags()...),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
 				return err
@@ -58,6 +59,9 @@ func runCommand(st *state) *cli.Command {
 			over := scenario.Overrides{BaseURL: c.String("base-url"), ReadinessURL: c.String("readiness-url")}
 			if err := scenario.CheckOverrides(over); err != nil {
 				return usageError("%v", err)
+			}
+			if over.Model, err = modelFromFlags(c); err != nil {
+				return err
 			}
 			files, err := expandArgs(c.Args().Slice())
 			if err != nil {

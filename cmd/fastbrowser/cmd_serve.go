@@ -15,21 +15,29 @@ import (
 
 func serveCommand(st *state) *cli.Command {
 	return &cli.Command{
-		Name:      "serve",
-		Usage:     "open one browser session and speak protocol v1 on stdin/stdout (for parent processes in any language)",
-		UsageText: "fastbrowser serve [--browser PATH | --cdp-url URL] [--headed] [--allowed-origin ORIGIN ...] [--webrtc block|allow] [--artifacts DIR] [--secret-env NAME ...]",
-		Flags: append(browserFlags(),
+		Name:  "serve",
+		Usage: "open one browser session and speak protocol v1 on stdin/stdout (for parent processes in any language)",
+		UsageText: "fastbrowser serve [--browser PATH | --cdp-url URL] [--headed] [--allowed-origin ORIGIN ...] [--webrtc block|allow] [--artifacts DIR] [--secret-env NAME ...]\n" +
+			"                [--binding-origin ORIGIN ...] [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]",
+		Flags: append(append(browserFlags(),
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default any http/https origin)"},
 			&cli.StringFlag{Name: "artifacts", Usage: "private evidence store `DIR` (0700): enables captureEvidence and failure evidence"},
 			secretEnvFlag,
 			&cli.StringSliceFlag{Name: "binding-origin", Usage: "host many sessions over this connection, each opened by a task with openSession under origins inside this binding (repeat; \"*\" explicitly for any); see docs/protocol.md \"Multi-session serve\""},
 			&cli.StringFlag{Name: "webrtc", Value: runtime.WebRTCBlock, Usage: "\"block\" makes RTCPeerConnection throw in every document; \"allow\" lets pages use WebRTC (under a restricted policy only TCP relays the egress proxy admits, on a browser fastbrowser launched)"},
-		),
+		), modelFlags()...),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
 				return err
 			}
 			opts := runtimeOptions(c, st, c.StringSlice("allowed-origin"))
+			// Every session gets the model: the one serve opens, and each one a
+			// multi-session host opens (registry copies opts).
+			m, err := modelFromFlags(c)
+			if err != nil {
+				return err
+			}
+			opts.Model = m
 			if opts.WebRTC = c.String("webrtc"); opts.WebRTC != runtime.WebRTCBlock && opts.WebRTC != runtime.WebRTCAllow {
 				return usageError("--webrtc must be \"block\" or \"allow\"")
 			}

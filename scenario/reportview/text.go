@@ -39,6 +39,9 @@ func Text(w io.Writer, rep *scenario.Report, artifactsDir string) {
 		if s.Description != "" {
 			fmt.Fprintf(w, "      %s\n", terminalSafe(s.Description))
 		}
+		if m := s.Model; m != nil {
+			fmt.Fprintf(w, "      model %s:%s\n", terminalSafe(m.Provider), terminalSafe(m.Model))
+		}
 		if len(s.Attempts) == 0 {
 			failures(w, "      ", s.Operations, s.Error, artifactsDir)
 			if ShowsLogs(s.Status) {
@@ -78,6 +81,9 @@ func failures(w io.Writer, indent string, ops []scenario.OperationReport, serr *
 		fmt.Fprintln(w)
 		if exp := op.Expected(); exp != "" {
 			fmt.Fprintf(w, "%s  expected: %s\n", indent, terminalSafe(exp))
+		}
+		if turns := op.TurnSummary(); turns != "" {
+			fmt.Fprintf(w, "%s  %s\n", indent, terminalSafe(turns))
 		}
 		for _, m := range op.Evidence {
 			fmt.Fprintf(w, "%s  evidence %s: %s\n", indent, terminalSafe(m.Kind), terminalSafe(filepath.Join(artifactsDir, filepath.FromSlash(m.Path))))

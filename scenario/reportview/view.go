@@ -36,6 +36,7 @@ type scenarioView struct {
 	Status      string
 	Duration    string
 	Enforcement []string
+	Model       string // provider:model, "" without one
 	Events      []scenario.Event
 	Error       *errorView
 	Ops         []opView
@@ -80,6 +81,9 @@ type opView struct {
 	// Expected is what a failed assertion expected (its kind and value), shown beside the
 	// error message, which says what was found.
 	Expected string
+	// TurnSummary and Turns are a task's or extract's turn receipts (content-free).
+	TurnSummary string
+	Turns       []transport.TurnReceipt
 }
 
 type errorView struct {
@@ -108,6 +112,9 @@ func buildPage(rep *scenario.Report, artifactsDir string) pageView {
 			ID: s.ID, Description: s.Description, SkipReason: s.SkipReason, File: s.File, SHA256: s.SHA256, Status: s.Status, Duration: formatMs(s.DurationMs),
 			Enforcement: s.Enforcement, Events: s.Events, Error: errorOf(s.Error),
 			Open: s.Status != scenario.StatusPassed && s.Status != scenario.StatusSkipped,
+		}
+		if m := s.Model; m != nil {
+			sv.Model = m.Provider + ":" + m.Model
 		}
 		for _, op := range s.Operations {
 			sv.Ops = append(sv.Ops, opViewOf(op, artifactsDir))
@@ -141,6 +148,7 @@ func opViewOf(op scenario.OperationReport, artifactsDir string) opView {
 	if op.Error != nil {
 		ov.Expected = op.Expected()
 	}
+	ov.TurnSummary, ov.Turns = op.TurnSummary(), op.Turns()
 	if len(op.Evidence) > 0 || len(op.EvidenceUnavailable) > 0 {
 		ov.Evidence = loadEvidence(artifactsDir, op.Evidence, op.EvidenceUnavailable)
 	}
