@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -58,7 +59,7 @@ func checkExtractReply(reply model.Reply, schema *jsonschema.Schema, page *extra
 	}
 	scalars := map[string]any{}
 	scalarsOf(v, "", scalars)
-	for _, p := range sortedKeys(scalars) {
+	for _, p := range slices.Sorted(maps.Keys(scalars)) {
 		ref, ok := ans.Citations[p]
 		if !ok {
 			return nil, nil, extractRefused("the value at %q has no citation", p)
@@ -71,7 +72,7 @@ func checkExtractReply(reply model.Reply, schema *jsonschema.Schema, page *extra
 			return nil, nil, extractRefused("the value at %q does not occur in the text of %s, the element it cites", p, refName(ref))
 		}
 	}
-	for _, p := range sortedKeys(ans.Citations) {
+	for _, p := range slices.Sorted(maps.Keys(ans.Citations)) {
 		if _, ok := scalars[p]; !ok {
 			return nil, nil, extractRefused("the citation for %q names no string, number or boolean in the data", clipPointer(p))
 		}
@@ -134,15 +135,6 @@ func clipPointer(p string) string {
 		return string(r[:80]) + "…"
 	}
 	return p
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // extractRefused refuses the model's answer: nothing reached the page.

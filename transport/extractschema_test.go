@@ -10,6 +10,18 @@ import (
 	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
+// schemaHost serves a schema at every path and counts the requests: a check that fetched
+// would show.
+func schemaHost(t *testing.T) (*httptest.Server, *atomic.Int32) {
+	hits := new(atomic.Int32)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		_, _ = w.Write([]byte(`{"type":"string"}`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv, hits
+}
+
 // TestExtractSchemaAccepted: object schemas of draft 2020-12, local references included.
 func TestExtractSchemaAccepted(t *testing.T) {
 	for _, s := range []string{
@@ -27,12 +39,7 @@ func TestExtractSchemaAccepted(t *testing.T) {
 // TestExtractSchemaRefused: each bad schema is refused invalid_request at request.schema,
 // the message saying what was expected.
 func TestExtractSchemaRefused(t *testing.T) {
-	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		_, _ = w.Write([]byte(`{"type":"string"}`))
-	}))
-	defer srv.Close()
+	srv, hits := schemaHost(t)
 	cases := []struct{ name, schema, msg string }{
 		{"not JSON", `{"type":`, "expected a JSON Schema object"},
 		{"an array", `[{"type":"object"}]`, "expected a JSON Schema object"},
@@ -73,12 +80,7 @@ func TestExtractSchemaRefused(t *testing.T) {
 // TestExtractSchemaNeverFetches: even a reference the walk would not see (one spelled through
 // a remote $id base) cannot reach the network: the compiler has no loader.
 func TestExtractSchemaNeverFetches(t *testing.T) {
-	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		_, _ = w.Write([]byte(`{"type":"string"}`))
-	}))
-	defer srv.Close()
+	srv, hits := schemaHost(t)
 	// "#/$defs/x" is local; the $id makes the document's base the server, and the compiler
 	// must resolve it inside the document, not fetch it.
 	schema := `{"$id":"` + srv.URL + `/root.json","type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"type":"string"}}}`
