@@ -54,11 +54,11 @@ func (r *Runtime) runExtract(ctx context.Context, req *transport.Extract, octx *
 
 // extractFailed is extract's error for err, whatever failed (the observation, the model, the
 // model's answer): the operation extract, nothing attempted on the page, and the turn's
-// receipt ending in the code.
+// receipt ending in the code. Evidence kept for a failed observation stays beside it.
 func (r *Runtime) extractFailed(rec *transport.TurnReceipt, err error) error {
 	oe := *transport.AsOperationError(transport.OpExtract, err)
 	oe.Operation, oe.MutationState = transport.OpExtract, transport.NotAttempted
 	rec.Outcome = string(oe.Code)
 	oe.Turns = []transport.TurnReceipt{*rec}
-	return r.scrubError(transport.OpExtract, &oe)
+	return transport.KeepEvidence(transport.AsOperationError(transport.OpExtract, r.scrubError(transport.OpExtract, &oe)), err)
 }

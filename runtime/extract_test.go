@@ -265,14 +265,20 @@ func TestExtractModelFailure(t *testing.T) {
 	}
 }
 
-// TestExtractObservationFloor: with less than the observation floor left of the extract's
-// own budget, it is refused before anything is observed or asked.
-func TestExtractObservationFloor(t *testing.T) {
+// TestExtractObservationRefused: with less than the observation floor left of the extract's
+// own budget, it is refused before anything is observed or asked; an observation that fails
+// (a tab the session does not have) is extract's failure, with its receipt, and no model is
+// asked either.
+func TestExtractObservationRefused(t *testing.T) {
 	t.Parallel()
 	rt, m := openShop(t, model.ProviderOpenAI)
 	oe := extractFails(t, rt, transport.Extract{Schema: json.RawMessage(productSchema), TimeoutMs: 1000}, transport.CodeBudgetExceeded)
 	if oe.Phase != transport.PhaseDispatch {
 		t.Errorf("phase %s, want dispatch", oe.Phase)
+	}
+	oe = extractFails(t, rt, transport.Extract{Schema: json.RawMessage(productSchema), Tab: "t9"}, transport.CodeTabNotFound)
+	if oe.Path != "request.tab" || oe.Turns[0].Tool != "" {
+		t.Errorf("error %#v", oe)
 	}
 	if n := len(m.Requests()); n != 0 {
 		t.Errorf("%d model requests", n)
