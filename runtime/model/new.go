@@ -1,6 +1,9 @@
 package model
 
 import (
+	"errors"
+	"os"
+
 	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -9,5 +12,19 @@ import (
 // call (nil: os.LookupEnv); every key it returns is added to keys before it is used, so it is
 // masked in everything the session writes.
 func New(cfg Config, lookupEnv func(string) (string, bool), keys *secrets.Set) (Adapter, error) {
-	return nil, transport.NewError("", transport.PhaseValidate, transport.CodeModelFailed, transport.RetryNever, transport.NotAttempted, "model adapters are not built yet")
+	if err := cfg.Check(); err != nil {
+		var ce *ConfigError
+		if !errors.As(err, &ce) {
+			return nil, transport.Invalid("", "model", "expected a valid model configuration")
+		}
+		return nil, transport.Invalid("", "model."+ce.Field, "%s", ce.Expected)
+	}
+	if lookupEnv == nil {
+		lookupEnv = os.LookupEnv
+	}
+	e := &endpoint{cfg: cfg, lookupEnv: lookupEnv, keys: keys, client: newClient()}
+	if cfg.Provider == ProviderAnthropic {
+		return &anthropicAdapter{e}, nil
+	}
+	return &openAIAdapter{e}, nil
 }
