@@ -174,12 +174,8 @@ func (r Extract) Validate() error {
 	if err := checkTab(OpExtract, "request.tab", r.Tab, false); err != nil {
 		return err
 	}
-	if len(r.Schema) == 0 || len(r.Schema) > budgets.ExtractSchemaBytes {
-		return Invalid(OpExtract, "request.schema", "expected a JSON Schema object of at most %d bytes", budgets.ExtractSchemaBytes)
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(r.Schema, &top); err != nil {
-		return Invalid(OpExtract, "request.schema", "expected a JSON Schema object")
+	if _, err := CompileExtractSchema(r.Schema); err != nil {
+		return err
 	}
 	if r.Scope != "" {
 		if err := checkTarget(OpExtract, "request.scope", Target{Ref: r.Scope}); err != nil {

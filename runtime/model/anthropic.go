@@ -68,20 +68,11 @@ func (a *anthropicAdapter) Complete(ctx context.Context, req Request) (Reply, er
 	if err != nil {
 		return Reply{}, err
 	}
-	key, err := a.key()
-	if err != nil {
-		return Reply{}, err
-	}
 	h := http.Header{}
 	h.Set("anthropic-version", anthropicVersion)
-	if key != "" {
+	data, err := a.call(ctx, anthropicBase+"/v1/messages", "/v1/messages", h, func(h http.Header, key string) {
 		h.Set("x-api-key", key)
-	}
-	base := a.cfg.BaseURL
-	if base == "" {
-		base = anthropicBase
-	}
-	data, err := a.post(ctx, strings.TrimSuffix(base, "/")+"/v1/messages", h, body)
+	}, body)
 	if err != nil {
 		return Reply{}, err
 	}

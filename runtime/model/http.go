@@ -85,6 +85,26 @@ func (e *endpoint) key() (string, error) {
 	return v, nil
 }
 
+// call reads the key and posts body once: to defaultURL, or to the configured base URL with
+// path appended. auth puts a key (when one is configured) into the header.
+func (e *endpoint) call(ctx context.Context, defaultURL, path string, header http.Header, auth func(http.Header, string), body any) ([]byte, error) {
+	key, err := e.key()
+	if err != nil {
+		return nil, err
+	}
+	if header == nil {
+		header = http.Header{}
+	}
+	if key != "" {
+		auth(header, key)
+	}
+	url := defaultURL
+	if e.cfg.BaseURL != "" {
+		url = strings.TrimSuffix(e.cfg.BaseURL, "/") + path
+	}
+	return e.post(ctx, url, header, body)
+}
+
 // post sends body to url once and returns the 2xx reply's body, read up to ModelReplyBytes.
 func (e *endpoint) post(ctx context.Context, url string, header http.Header, body any) ([]byte, error) {
 	p := e.cfg.Provider

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strings"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 )
@@ -70,19 +69,9 @@ func (a *openAIAdapter) Complete(ctx context.Context, req Request) (Reply, error
 	if err != nil {
 		return Reply{}, err
 	}
-	key, err := a.key()
-	if err != nil {
-		return Reply{}, err
-	}
-	h := http.Header{}
-	if key != "" {
+	data, err := a.call(ctx, openAIBase+"/chat/completions", "/chat/completions", nil, func(h http.Header, key string) {
 		h.Set("Authorization", "Bearer "+key)
-	}
-	base := a.cfg.BaseURL
-	if base == "" {
-		base = openAIBase
-	}
-	data, err := a.post(ctx, strings.TrimSuffix(base, "/")+"/chat/completions", h, body)
+	}, body)
 	if err != nil {
 		return Reply{}, err
 	}

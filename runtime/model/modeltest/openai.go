@@ -7,7 +7,8 @@ import (
 	"net/http"
 )
 
-// openAI is the chat-completions format.
+// openAI is the chat-completions format. The server decodes both formats with its own types,
+// never the adapters': a wire mistake shared by the two would pass every test unseen.
 type openAI struct{}
 
 type oaRequest struct {

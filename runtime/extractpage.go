@@ -1,0 +1,116 @@
+package runtime
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// extractPage is what one extract shows its model and may be cited: the outline text
+// (scoped, scrubbed, cut at a line boundary) and, for each node with a ref whose line was
+// shown, the texts a value cited to it may be copied from.
+type extractPage struct {
+	tab    string
+	egress transport.Egress
+	text   string
+	// cites maps a shown ref to the folded texts of its node and of its shown descendants.
+	cites map[string][]string
+}
+
+// observeForExtract takes the extract's one fresh observation, through call (the origin
+// policy, tab handles and scrubbing apply as to any observe), and renders what the model is
+// shown. It refuses before dispatch when less than the observation floor is left: a floor,
+// not a wait.
+func (r *Runtime) observeForExtract(ctx context.Context, req *transport.Extract, octx *transport.OperationContext, rec *transport.TurnReceipt) (*extractPage, error) {
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < budgets.Observation().Floor {
+		return nil, transport.NewError(transport.OpExtract, transport.PhaseDispatch, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted,
+			"less than the observation floor (%v) is left of the extract's budget; nothing was observed", budgets.Observation().Floor)
+	}
+	start := time.Now()
+	res, err := r.call(ctx, &transport.Observe{Tab: req.Tab, MaxNodes: budgets.ModelPageNodes}, octx)
+	rec.ObserveMs = time.Since(start).Milliseconds()
+	if err != nil {
+		return nil, err
+	}
+	ob := res.(*transport.ObserveResult)
+	nodes := ob.Nodes
+	if req.Scope != "" {
+		n := findRef(ob.Nodes, req.Scope)
+		if n == nil {
+			return nil, transport.NewError(transport.OpExtract, transport.PhaseExecute, transport.CodeElementNotFound, transport.RetryNever, transport.NotAttempted,
+				"no element with ref %q in the tab's outline (refs come from the latest observe; observe again)", req.Scope).WithPath("request.scope")
+		}
+		nodes = []transport.OutlineNode{*n}
+	}
+	text, lines := cutLines(r.secrets.Scrub(transport.OutlineText(nodes, ob.Truncated)), budgets.ModelPageChars)
+	page := &extractPage{tab: ob.Tab, egress: ob.Egress, text: text, cites: map[string][]string{}}
+	seen := 0
+	for i := range nodes {
+		page.collect(&nodes[i], &seen, lines)
+	}
+	return page, nil
+}
+
+// collect walks n in the outline's line order (one line per node, pre-order), records the
+// cite texts of each node whose line is among the first lines shown, and returns the folded
+// texts of n's shown subtree.
+func (p *extractPage) collect(n *transport.OutlineNode, seen *int, lines int) []string {
+	if *seen >= lines {
+		return nil
+	}
+	*seen++
+	var texts []string
+	for _, s := range append([]string{n.Name, n.Text, n.Selected}, n.Options...) {
+		if s != "" {
+			texts = append(texts, foldText(s))
+		}
+	}
+	for i := range n.Children {
+		texts = append(texts, p.collect(&n.Children[i], seen, lines)...)
+	}
+	if n.Ref != "" {
+		p.cites[n.Ref] = texts
+	}
+	return texts
+}
+
+// findRef is the node with ref, in pre-order, or nil.
+func findRef(nodes []transport.OutlineNode, ref string) *transport.OutlineNode {
+	for i := range nodes {
+		if nodes[i].Ref == ref {
+			return &nodes[i]
+		}
+		if n := findRef(nodes[i].Children, ref); n != nil {
+			return n
+		}
+	}
+	return nil
+}
+
+// outlineCut ends an outline cut to the model's page bound.
+const outlineCut = "… cut\n"
+
+// cutLines bounds text to limit characters, cutting after the last whole line that fits
+// (and saying so), and returns it with the number of whole lines it keeps.
+func cutLines(text string, limit int) (string, int) {
+	if utf8.RuneCountInString(text) <= limit {
+		return text, strings.Count(text, "\n")
+	}
+	end, n := 0, 0
+	for i := range text {
+		if n == limit-utf8.RuneCountInString(outlineCut) {
+			break
+		}
+		end = i
+		n++
+	}
+	keep := text[:strings.LastIndexByte(text[:end+1], '\n')+1]
+	return keep + outlineCut, strings.Count(keep, "\n")
+}
+
+// foldText folds case and runs of white space, so a value is matched as a reader sees it.
+func foldText(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
