@@ -162,6 +162,9 @@ func TestErrorStatus(t *testing.T) {
 				if !strings.Contains(oe.Message, "_error") {
 					t.Errorf("message %q, want the provider's error type", oe.Message)
 				}
+				if n := len(srv.Requests()); n != 1 {
+					t.Errorf("%d requests, want 1 (a model call is never retried)", n)
+				}
 			})
 		}
 	}
