@@ -118,18 +118,20 @@ func TestNoKeyNoAuthHeader(t *testing.T) {
 	}
 }
 
+// An unset or empty key variable, or a key too short to be masked, is refused before
+// anything is sent, naming the variable and never the value.
 func TestUnsetKeyVariable(t *testing.T) {
 	for _, p := range providers {
-		for _, value := range []string{"", "unset"} {
+		for _, value := range []string{"", "unset", "abc"} {
 			t.Run(p+"/"+value, func(t *testing.T) {
 				srv := modeltest.Start(t, modeltest.Step{Text: "never"})
-				a, e, _ := adapter(t, srv.Config(p, keyEnv), "")
+				a, e, _ := adapter(t, srv.Config(p, keyEnv), value)
 				if value == "unset" {
 					delete(e.vars, keyEnv)
 				}
 				_, err := complete(a, goal("hello"))
 				oe := wantCode(t, err, transport.CodeModelFailed)
-				if !strings.Contains(oe.Message, keyEnv) || !strings.Contains(oe.Message, p) {
+				if !strings.Contains(oe.Message, keyEnv) || !strings.Contains(oe.Message, p) || strings.Contains(oe.Message, "abc") {
 					t.Errorf("message %q, want it to name the provider and %s", oe.Message, keyEnv)
 				}
 				if n := len(srv.Requests()); n != 0 {
@@ -161,6 +163,9 @@ func TestErrorStatus(t *testing.T) {
 				}
 				if !strings.Contains(oe.Message, "_error") {
 					t.Errorf("message %q, want the provider's error type", oe.Message)
+				}
+				if n := len(srv.Requests()); n != 1 {
+					t.Errorf("%d requests, want 1 (a model call is never retried)", n)
 				}
 			})
 		}
@@ -325,6 +330,28 @@ func TestUnreachable(t *testing.T) {
 			oe := wantCode(t, err, transport.CodeModelFailed)
 			if !strings.Contains(oe.Message, p) || strings.Contains(oe.Message, "127.0.0.1") {
 				t.Errorf("message %q, want the provider and no address", oe.Message)
+			}
+		})
+	}
+}
+
+// A redirect is not followed: it would resend the key and the prompt to wherever it points.
+func TestRedirectNotFollowed(t *testing.T) {
+	for _, p := range providers {
+		t.Run(p, func(t *testing.T) {
+			elsewhere := modeltest.Start(t, modeltest.Step{Text: "stolen"})
+			redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, elsewhere.URL()+r.URL.Path, http.StatusTemporaryRedirect)
+			}))
+			t.Cleanup(redirector.Close)
+			a, _, _ := adapter(t, hangingConfig(p, redirector.URL), "sk-redirected-0005")
+			_, err := complete(a, goal("hello"))
+			oe := wantCode(t, err, transport.CodeModelFailed)
+			if !strings.Contains(oe.Message, "HTTP 307") {
+				t.Errorf("message %q, want HTTP 307", oe.Message)
+			}
+			if n := len(elsewhere.Requests()); n != 0 {
+				t.Errorf("the redirect target got %d requests, want none", n)
 			}
 		})
 	}

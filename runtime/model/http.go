@@ -55,15 +55,15 @@ func failed(format string, args ...any) *transport.OperationError {
 
 // ended maps a call whose ctx is done to timeout or cancelled; nil when ctx is still live.
 func ended(ctx context.Context, provider string) *transport.OperationError {
-	code := transport.CodeCancelled
+	code, why := transport.CodeCancelled, "was cancelled"
 	switch {
 	case ctx.Err() == nil:
 		return nil
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		code = transport.CodeTimeout
+		code, why = transport.CodeTimeout, "got no answer within what was left of the task's budget"
 	}
 	return transport.NewError("", transport.PhaseExecute, code, transport.RetryNever, transport.NotAttempted,
-		"%s: the model call ended with the task's budget (%s)", provider, code).WithCause(ctx.Err())
+		"%s: the model call %s", provider, why).WithCause(ctx.Err())
 }
 
 // key reads the API key on this call (so a rotated key is picked up and none is kept) and

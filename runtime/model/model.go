@@ -3,8 +3,11 @@
 // OpenAI-compatible chat-completions endpoint and the Anthropic messages API with tool calls.
 // An adapter sees only what it is handed: a request built by the runtime's task loop (already
 // bounded and secret-scrubbed) and, on each call, the one environment variable its
-// configuration names. It never reads the proxy environment, never retries, and asks the API
-// not to store the exchange where the API has such a switch (OpenAI's store:false).
+// configuration names. It never reads the proxy environment, never follows a redirect (which
+// would resend the key and the prompt elsewhere), never retries, and asks the API not to
+// store the exchange where the API has such a switch (OpenAI's store:false; Anthropic's
+// messages API has none). A key is registered as a secret before it is sent; one too short
+// to mask is refused.
 //
 // Nothing here picks a provider: with no Config there is no adapter, and operations that need
 // one are refused model_required by the runtime.
