@@ -99,7 +99,7 @@ func extractFails(t *testing.T, rt transport.Caller, req transport.Extract, code
 func TestExtractCitesEachValue(t *testing.T) {
 	t.Parallel()
 	rt, m := openShop(t, model.ProviderOpenAI, extractCall(map[string]any{"name": "Blue Kettle", "price": 19.99}, map[string]string{"/name": "e1", "/price": "e1"}))
-	res, err := transport.Dispatch(bg, rt, transport.Extract{Schema: json.RawMessage(productSchema)})
+	res, err := transport.Dispatch(bg, rt, transport.Extract{Schema: transport.JSONValue(productSchema)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestExtractScopeBoundsCitations(t *testing.T) {
 	rt, m := openShop(t, model.ProviderOpenAI,
 		extractCall(map[string]any{"name": "Blue Kettle", "price": 19.99}, map[string]string{"/name": "e1", "/price": "e1"}),
 		extractCall(map[string]any{"name": "Red Mug", "price": 7.5}, map[string]string{"/name": "e2", "/price": "e2"}))
-	res, err := transport.Dispatch(bg, rt, transport.Extract{Schema: json.RawMessage(productSchema), Scope: "e1"})
+	res, err := transport.Dispatch(bg, rt, transport.Extract{Schema: transport.JSONValue(productSchema), Scope: "e1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,11 +149,11 @@ func TestExtractScopeBoundsCitations(t *testing.T) {
 	if !strings.Contains(body, "link e1") || strings.Contains(body, "Red Mug") || strings.Contains(body, "Kettles and mugs") {
 		t.Errorf("the scoped request shows more than the kettle's link:\n%s", body)
 	}
-	oe := extractFails(t, rt, transport.Extract{Schema: json.RawMessage(productSchema), Scope: "e1"}, transport.CodeTaskRefused)
+	oe := extractFails(t, rt, transport.Extract{Schema: transport.JSONValue(productSchema), Scope: "e1"}, transport.CodeTaskRefused)
 	if oe.Phase != transport.PhaseVerify || !strings.Contains(oe.Message, `"/name" cites ref "e2", which is not in the outline the model was shown`) {
 		t.Errorf("refusal %#v", oe)
 	}
-	oe = extractFails(t, rt, transport.Extract{Schema: json.RawMessage(productSchema), Scope: "e99"}, transport.CodeElementNotFound)
+	oe = extractFails(t, rt, transport.Extract{Schema: transport.JSONValue(productSchema), Scope: "e99"}, transport.CodeElementNotFound)
 	if oe.Path != "request.scope" {
 		t.Errorf("path %q, want request.scope", oe.Path)
 	}
@@ -188,7 +188,7 @@ func TestExtractRefusesUnprovenAnswers(t *testing.T) {
 	}
 	rt, _ := openShop(t, model.ProviderOpenAI, script...)
 	for _, c := range cases { // in script order: one extract per step
-		oe := extractFails(t, rt, transport.Extract{Schema: json.RawMessage(productSchema)}, transport.CodeTaskRefused)
+		oe := extractFails(t, rt, transport.Extract{Schema: transport.JSONValue(productSchema)}, transport.CodeTaskRefused)
 		if oe.Phase != transport.PhaseVerify || !strings.Contains(oe.Message, c.msg) {
 			t.Errorf("%s: %s, want it to say %s", c.name, oe.Message, c.msg)
 		}
@@ -222,7 +222,7 @@ func TestExtractNeverSendsSecrets(t *testing.T) {
 			if _, err := transport.Dispatch(bg, rt, transport.Assert{Kind: transport.AssertTextContains, Value: "You typed", Wait: "none"}); err != nil {
 				t.Fatalf("the page does not echo the note: %v", err)
 			}
-			res, err := transport.Dispatch(bg, rt, transport.Extract{Schema: json.RawMessage(productSchema)})
+			res, err := transport.Dispatch(bg, rt, transport.Extract{Schema: transport.JSONValue(productSchema)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -248,7 +248,7 @@ func TestExtractNeverSendsSecrets(t *testing.T) {
 func TestExtractWithoutModel(t *testing.T) {
 	t.Parallel()
 	rt := runtimetest.Open(t)
-	_, err := transport.Dispatch(bg, rt, transport.Extract{Schema: json.RawMessage(productSchema)})
+	_, err := transport.Dispatch(bg, rt, transport.Extract{Schema: transport.JSONValue(productSchema)})
 	if oe := transport.AsOperationError("", err); oe.Code != transport.CodeModelRequired || oe.Operation != transport.OpExtract {
 		t.Fatalf("err %v, want model_required", err)
 	}
@@ -259,7 +259,7 @@ func TestExtractWithoutModel(t *testing.T) {
 func TestExtractModelFailure(t *testing.T) {
 	t.Parallel()
 	rt, _ := openShop(t, model.ProviderOpenAI, modeltest.Step{Status: http.StatusInternalServerError})
-	oe := extractFails(t, rt, transport.Extract{Schema: json.RawMessage(productSchema)}, transport.CodeModelFailed)
+	oe := extractFails(t, rt, transport.Extract{Schema: transport.JSONValue(productSchema)}, transport.CodeModelFailed)
 	if oe.Turns[0].Tool != "" || strings.Contains(oe.Message, "ECHOED-PROMPT") {
 		t.Errorf("error %#v", oe)
 	}
@@ -272,11 +272,11 @@ func TestExtractModelFailure(t *testing.T) {
 func TestExtractObservationRefused(t *testing.T) {
 	t.Parallel()
 	rt, m := openShop(t, model.ProviderOpenAI)
-	oe := extractFails(t, rt, transport.Extract{Schema: json.RawMessage(productSchema), TimeoutMs: 1000}, transport.CodeBudgetExceeded)
+	oe := extractFails(t, rt, transport.Extract{Schema: transport.JSONValue(productSchema), TimeoutMs: 1000}, transport.CodeBudgetExceeded)
 	if oe.Phase != transport.PhaseDispatch {
 		t.Errorf("phase %s, want dispatch", oe.Phase)
 	}
-	oe = extractFails(t, rt, transport.Extract{Schema: json.RawMessage(productSchema), Tab: "t9"}, transport.CodeTabNotFound)
+	oe = extractFails(t, rt, transport.Extract{Schema: transport.JSONValue(productSchema), Tab: "t9"}, transport.CodeTabNotFound)
 	if oe.Path != "request.tab" || oe.Turns[0].Tool != "" {
 		t.Errorf("error %#v", oe)
 	}
@@ -291,7 +291,7 @@ func TestExtractValidatesSchema(t *testing.T) {
 	t.Parallel()
 	rt, m := openShop(t, model.ProviderOpenAI)
 	for _, schema := range []string{`{"type":"object","properties":{"a":{"type":"strung"}}}`, `{"type":"object","properties":{"a":{"$ref":"http://127.0.0.1:9/a.json"}}}`} {
-		_, err := transport.Dispatch(bg, rt, transport.Extract{Schema: json.RawMessage(schema)})
+		_, err := transport.Dispatch(bg, rt, transport.Extract{Schema: transport.JSONValue(schema)})
 		if oe := transport.AsOperationError("", err); oe.Code != transport.CodeInvalidRequest || oe.Path != "request.schema" {
 			t.Errorf("%s: %v, want invalid_request at request.schema", schema, err)
 		}

@@ -40,7 +40,9 @@ func (r *Runtime) runTask(ctx context.Context, req *transport.Task, octx *transp
 	if err != nil {
 		return nil, t.failed(err)
 	}
-	return res, nil
+	// The actions name elements by the page's text: scrubbed like any result (call scrubs the
+	// worker's results only, and the task's is the runtime's own).
+	return r.scrubResult(req, res)
 }
 
 // modelRequired refuses an operation that needs a model in a session that has none.
@@ -150,6 +152,7 @@ func (t *taskRun) result() *transport.TaskResult {
 func (t *taskRun) failed(err error) error {
 	oe := *transport.AsOperationError(transport.OpTask, err)
 	oe.Operation = transport.OpTask
+	oe.Message = t.r.secrets.Scrub(oe.Message)
 	oe.Turns = t.turns
 	oe.Dialogs = append(append([]transport.Dialog(nil), t.dialogs...), oe.Dialogs...)
 	oe.Blocked = append(append([]transport.Blocked(nil), t.blocked...), oe.Blocked...)

@@ -90,11 +90,7 @@ func modelPage(r *Runtime, rawURL, title string, nodes []transport.OutlineNode, 
 	if u, err := url.Parse(rawURL); err == nil {
 		where = (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
 	}
-	text := transport.OutlineText(nodes, truncated)
-	if len(text) > budgets.ModelPageChars {
-		cut := strings.LastIndexByte(text[:budgets.ModelPageChars], '\n')
-		text = text[:cut+1] + "… cut: the outline is longer than the model is shown\n"
-	}
+	text, _ := cutLines(transport.OutlineText(nodes, truncated), budgets.ModelPageChars)
 	return r.secrets.Scrub(fmt.Sprintf("Page: %s\nTitle: %q\nOutline:\n%s", where, title, text))
 }
 

@@ -166,7 +166,7 @@ func (t *taskRun) authorise(a actArgs) (transport.Operation, *transport.OutlineN
 		return nil, nil, refuse(t.mutation, "act's action must be one of click, type, select, check, uncheck, press, navigate (url only with navigate)")
 	}
 	node := findRef(t.page.Nodes, a.Ref)
-	if node == nil {
+	if a.Ref == "" || node == nil {
 		return nil, nil, refuse(t.mutation, "act names ref %q, which is not in the page the model was shown", clip(a.Ref, 16))
 	}
 	act := &transport.Act{Tab: t.tab, Action: a.Action, Target: transport.Target{Ref: a.Ref}, Option: a.Option, Key: a.Key}
@@ -308,17 +308,6 @@ func asTask(err error, mut transport.MutationState) error {
 	return transport.KeepEvidence(&oe, err)
 }
 
-func findRef(nodes []transport.OutlineNode, ref string) *transport.OutlineNode {
-	for i := range nodes {
-		if nodes[i].Ref == ref && ref != "" {
-			return &nodes[i]
-		}
-		if n := findRef(nodes[i].Children, ref); n != nil {
-			return n
-		}
-	}
-	return nil
-}
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
