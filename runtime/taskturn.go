@@ -308,7 +308,6 @@ func asTask(err error, mut transport.MutationState) error {
 	return transport.KeepEvidence(&oe, err)
 }
 
-
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func clip(s string, n int) string {
