@@ -19,6 +19,12 @@ const (
 	// ObserveRetakes is how many times an observe looks again when a new document
 	// committed while it looked (a navigation in flight), within the same budget.
 	ObserveRetakes = 2
+	// ObserveSwapRetakes is how many times an observe looks again when the browser answered
+	// that a node or context it was reading is gone (the document was being replaced: a
+	// navigation a click started had not committed when the look began), each after
+	// ObserveSwapPause, within the same budget. Observe only reads, so looking again is safe.
+	ObserveSwapRetakes = 5
+	ObserveSwapPause   = 100 * time.Millisecond
 	// AssertPoll is how often a bounded assertion reads the page again.
 	AssertPoll = 100 * time.Millisecond
 	// ActPoll is how often an act looks for its target and reads its state again while it

@@ -2,11 +2,14 @@ package worker
 
 import (
 	"context"
+	"errors"
+	"time"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/accessibility"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/page"
+	"github.com/mafredri/cdp/rpcc"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
@@ -37,11 +40,16 @@ func (w *Worker) observe(ctx context.Context, t *tab, r *transport.Observe, _ po
 	}
 	var loader string
 	var frames []outline.Frame
+	swaps := 0
 	for attempt := 0; ; attempt++ {
 		t.mu.Lock()
 		loader = t.loader
 		t.mu.Unlock()
 		if err := w.evaluate(ctx, t, documentInfoScript, &info); err != nil {
+			if swapped(ctx, err, &swaps) {
+				attempt--
+				continue
+			}
 			return nil, w.cdpFailure(transport.OpObserve, transport.NotAttempted, err)
 		}
 		fctx, fcancel := context.WithDeadline(ctx, deadline.Add(-budgets.ObserveReserve))
@@ -49,6 +57,10 @@ func (w *Worker) observe(ctx context.Context, t *tab, r *transport.Observe, _ po
 		frames, err = w.axFrames(fctx, t)
 		fcancel()
 		if err != nil {
+			if swapped(ctx, err, &swaps) {
+				attempt--
+				continue
+			}
 			return nil, w.cdpFailure(transport.OpObserve, transport.NotAttempted, err)
 		}
 		t.mu.Lock()
@@ -226,4 +238,25 @@ func searchNodes(ctx context.Context, c *cdp.Client, selector string) (found []d
 		out = append(out, d.Node.BackendNodeID)
 	}
 	return out, len(out) == s.ResultCount, nil
+}
+
+// swapped says whether an observe that failed with err should look again: the browser
+// answered that a node or execution context it was reading no longer exists, which is a
+// document being replaced under the look (a navigation a click started, committing now).
+// It pauses for budgets.ObserveSwapPause first, at most budgets.ObserveSwapRetakes times per
+// observe and never past its budget.
+func swapped(ctx context.Context, err error, swaps *int) bool {
+	var re *rpcc.ResponseError
+	if !errors.As(err, &re) || re.Code != -32000 || *swaps >= budgets.ObserveSwapRetakes || ctx.Err() != nil {
+		return false
+	}
+	*swaps++
+	timer := time.NewTimer(budgets.ObserveSwapPause)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
