@@ -34,6 +34,11 @@ const (
 	// maps into it.
 	ExtractSchemaBytes = 32 << 10
 	ExtractDataBytes   = 64 << 10
+	// TaskSettle bounds a task's settlement after an action: looks TaskSettlePoll apart until
+	// two in a row agree (mutation-quiet), so a click that navigates is observed on the page
+	// it led to. A page that never stops changing is taken as the last look saw it.
+	TaskSettle     = 2 * time.Second
+	TaskSettlePoll = 100 * time.Millisecond
 	// ModelConnect bounds reaching a model endpoint (TCP and TLS); the whole call is bounded
 	// by what is left of the task.
 	ModelConnect = 5 * time.Second

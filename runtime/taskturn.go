@@ -121,7 +121,7 @@ func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.Tu
 		action.URL = op.(*transport.Navigate).URL
 	}
 	before := t.page
-	if err := t.observe(ctx); err != nil {
+	if err := t.settle(ctx); err != nil {
 		return false, err
 	}
 	rc.ObserveMs, t.observeMs = t.observeMs, 0
@@ -243,6 +243,36 @@ func (t *taskRun) observe(ctx context.Context) error {
 	t.keep(res)
 	t.page = res.(*transport.ObserveResult)
 	t.tab = t.page.Tab
+	return nil
+}
+
+// settle is the settlement after an action: a fresh observation, then looks
+// budgets.TaskSettlePoll apart until two in a row agree (document, URL, title, outline),
+// within budgets.TaskSettle — mutation-quiet, not a fixed wait: a page that is quiet at once
+// costs one extra look. Settling stops early, keeping the latest look, rather than start a
+// look with less than the observation floor left.
+func (t *taskRun) settle(ctx context.Context) error {
+	if err := t.observe(ctx); err != nil {
+		return err
+	}
+	until := time.Now().Add(budgets.TaskSettle)
+	for time.Now().Before(until) {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(budgets.TaskSettlePoll):
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < budgets.Observation().Floor {
+			return nil
+		}
+		prev := t.page
+		if err := t.observe(ctx); err != nil {
+			return err
+		}
+		if p := t.page; p.DocumentID == prev.DocumentID && p.URL == prev.URL && p.Title == prev.Title && p.Text == prev.Text {
+			return nil
+		}
+	}
 	return nil
 }
 
