@@ -45,12 +45,14 @@ func signInPage(partner string) string {
 // made to it (the "partner").
 func taskSite(t *testing.T) (site *httptest.Server, partner *runtimetest.Canary) {
 	partner = runtimetest.NewCanary()
-	t.Cleanup(partner.Close)
 	site = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, signInPage(partner.URL))
 	}))
-	t.Cleanup(site.Close)
+	if t != nil {
+		t.Cleanup(partner.Close)
+		t.Cleanup(site.Close)
+	}
 	return site, partner
 }
 
@@ -84,7 +86,7 @@ func openTaskSession(t *testing.T, site string, cfg *model.Config) transport.Cal
 }
 
 // refFor is the ref of the element with role and name in a fresh outline.
-func refFor(t *testing.T, rt transport.Caller, role, name string) string {
+func refFor(t testing.TB, rt transport.Caller, role, name string) string {
 	t.Helper()
 	ob, err := transport.Dispatch(bg, rt, transport.Observe{})
 	if err != nil {
