@@ -105,7 +105,9 @@ func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.Tu
 		if oe := transport.AsOperationError(transport.OpTask, err); oe.MutationState != transport.NotAttempted {
 			t.mutation = transport.Unknown
 		}
-		return false, asTask(err, "")
+		// The task's state, not this call's: an action dispatched on an earlier turn has
+		// changed the page even when this one never reached it.
+		return false, asTask(err, t.mutation)
 	}
 	t.mutation = transport.Unknown // dispatched; verified below
 	t.keep(res)
