@@ -125,7 +125,7 @@ func (t *taskRun) ask(ctx context.Context, rc *transport.TurnReceipt) (model.Too
 		}
 		return c, nil
 	default:
-		rc.Tool = reply.Calls[0].Name
+		rc.Tool = offered(reply.Calls[0].Name)
 		return model.ToolCall{}, refuse(t.mutation, "the model made %d tool calls in one turn; a turn makes exactly one", len(reply.Calls))
 	}
 }

@@ -41,6 +41,16 @@ func (t *taskRun) handle(ctx context.Context, call model.ToolCall, rc *transport
 	}
 }
 
+// offered is the name of a tool the task offers as a receipt records it; any other name is
+// the model's text, which a receipt never carries.
+func offered(name string) string {
+	switch name {
+	case transport.ToolLocate, transport.ToolAct, transport.ToolDone:
+		return name
+	}
+	return "unknown"
+}
+
 // locateArgs are locate's arguments.
 type locateArgs struct {
 	Instruction string `json:"instruction"`
