@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/runtime/model"
+	"github.com/fastbrowser/fastbrowser/runtime/model/modeltest"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -36,5 +38,24 @@ func TestTaskTwoCallsReceiptContentFree(t *testing.T) {
 	if tool := oe.Turns[0].Tool; tool != "unknown" {
 		raw, _ := json.Marshal(oe.Turns)
 		t.Errorf("the receipt's tool is %q, want \"unknown\" (a name the task does not offer): %s", tool, raw)
+	}
+}
+
+// TestTaskLocateFailureRepeatsNoModelText: a locate that finds nothing ends the task
+// element_not_found, and the error (in the report, the output and a session's history) says
+// so without repeating the model's instruction: what a model wrote is never output.
+func TestTaskLocateFailureRepeatsNoModelText(t *testing.T) {
+	const said = "the field where alice types her secret answer"
+	site, _ := taskSite(t)
+	srv := modeltest.Start(t, modeltest.Step{Tool: "locate", Args: map[string]string{"instruction": said, "action": "type"}})
+	cfg := srv.Config(model.ProviderOpenAI, taskAPIEnv)
+	rt := openTaskSession(t, site.URL, &cfg)
+	_, err := transport.Dispatch(bg, rt, taskOf("Sign in as alice"))
+	var oe *transport.OperationError
+	if !errors.As(err, &oe) || oe.Code != transport.CodeElementNotFound || oe.Operation != transport.OpTask {
+		t.Fatalf("err %v, want task element_not_found", err)
+	}
+	if raw, _ := json.Marshal(oe); strings.Contains(string(raw), said) {
+		t.Errorf("the error repeats the model's instruction: %s", raw)
 	}
 }

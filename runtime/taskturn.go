@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -74,6 +75,9 @@ func (t *taskRun) locate(call model.ToolCall) error {
 	if err != nil {
 		oe := *transport.AsOperationError(transport.OpTask, err)
 		oe.MutationState = t.mutation
+		// The instruction is the model's text, which is never output (the matcher's message
+		// quotes it: a step's instruction is the author's).
+		oe.Message = strings.Replace(oe.Message, strconv.Quote(a.Instruction), "the model's instruction", 1)
 		return &oe
 	}
 	t.answer(call, fmt.Sprintf("located %s: %s %q (%s match)", n.Ref, n.Role, n.Name, rule))
