@@ -178,11 +178,7 @@ func mustJSONString(s string) string {
 // openWithEvidenceOrigins is openWithEvidence for a session allowing several origins.
 func openWithEvidenceOrigins(t *testing.T, origins []string, rules []transport.RedactionRule) (transport.Caller, *artifacts.Store) {
 	t.Helper()
-	store, err := artifacts.Open(filepath.Join(t.TempDir(), "artifacts"), "evidence-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := evidenceStore(t, "evidence-test")
 	b, err := runtimetest.Browser()
 	if err != nil {
 		t.Fatal(err)
@@ -191,6 +187,17 @@ func openWithEvidenceOrigins(t *testing.T, origins []string, rules []transport.R
 		LookupEnv: func(name string) (string, bool) { return secretValue, name == "PORTAL_TOKEN" },
 		Evidence:  &runtime.EvidenceOptions{Store: store, RunID: "run-1", Owner: "evidence-test", Redaction: rules, OnFailure: true}})
 	return rt, store
+}
+
+// evidenceStore is a private evidence store for one test, closed with it.
+func evidenceStore(t *testing.T, owner string) *artifacts.Store {
+	t.Helper()
+	store, err := artifacts.Open(filepath.Join(t.TempDir(), "artifacts"), owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return store
 }
 
 // evidencePNG decodes the screenshot a failure's evidence kept.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -169,6 +170,17 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 		lookup := opts.LookupEnv
 		if r.model, err = model.New(*opts.Model, lookup, r.secrets); err != nil {
 			return nil, err
+		}
+		// The key is a secret from the start, not only from the first model call: a page may
+		// show it (a provider's dashboard) before any task runs. The adapter still reads it
+		// on each call; one too short to mask fails there, model_failed.
+		if k := opts.Model.APIKeyEnv; k != "" {
+			if lookup == nil {
+				lookup = os.LookupEnv
+			}
+			if v, ok := lookup(k); ok && v != "" {
+				_ = r.secrets.Add(v)
+			}
 		}
 	}
 	up, err := parseUpstream(opts, r)

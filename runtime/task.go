@@ -125,7 +125,7 @@ func (t *taskRun) ask(ctx context.Context, rc *transport.TurnReceipt) (model.Too
 		}
 		return c, nil
 	default:
-		rc.Tool = reply.Calls[0].Name
+		rc.Tool = offered(reply.Calls[0].Name)
 		return model.ToolCall{}, refuse(t.mutation, "the model made %d tool calls in one turn; a turn makes exactly one", len(reply.Calls))
 	}
 }
@@ -160,9 +160,21 @@ func (t *taskRun) failed(err error) error {
 	if !errors.As(err, &kept) && oe.Phase != transport.PhaseValidate {
 		// A refusal of the task's own (not a call's, which kept its evidence) shows the page
 		// as the task left it.
-		return t.r.withFailureEvidence(t.req, &oe)
+		return t.r.withFailureEvidence(t.evidenceOp(), &oe)
 	}
 	return transport.KeepEvidence(&oe, err)
+}
+
+// evidenceOp is the task as its failure evidence asks for it: on the tab the task worked
+// on, named as the worker knows it (the capture goes to the worker directly, past call's
+// translation of handles, and the request's own tab is a handle or "").
+func (t *taskRun) evidenceOp() transport.Operation {
+	op := *t.req
+	op.Tab = t.tab
+	if op.Tab != "" && t.r.toTargets(transport.OpTask, &op) != nil {
+		op.Tab = "" // a tab the session no longer knows: the selected one
+	}
+	return &op
 }
 
 // ended is a turn's receipt with its outcome: ok, or the code that ended the task.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/model"
 	"github.com/fastbrowser/fastbrowser/runtime/model/modeltest"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
@@ -358,3 +359,140 @@ func TestTaskWithoutModel(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestTaskFailedActionAfterOneDispatched: a task whose first action was dispatched and whose
+// second fails before it reaches the page has still changed the page: its error says
+// mutationState unknown (retry unsafe), never not_attempted, which would tell the caller the
+// task could be run again as if nothing had happened.
+func TestTaskFailedActionAfterOneDispatched(t *testing.T) {
+	site, _ := taskSite(t)
+	srv := modeltest.Start(t)
+	cfg := srv.Config(model.ProviderOpenAI, taskAPIEnv)
+	rt := openTaskSession(t, site.URL, &cfg)
+	user := refFor(t, rt, "textbox", "Username")
+	srv.Script(
+		modeltest.Step{Tool: "act", Args: map[string]string{"action": "type", "ref": user, "text": "bob"}},
+		// Checking a text field is refused by the action itself, before it is dispatched.
+		modeltest.Step{Tool: "act", Args: map[string]string{"action": "check", "ref": user}},
+	)
+	_, err := transport.Dispatch(bg, rt, taskOf("Sign in as alice"))
+	var oe *transport.OperationError
+	if !errors.As(err, &oe) || oe.Operation != transport.OpTask {
+		t.Fatalf("err %v, want the task's failure", err)
+	}
+	rd, rerr := transport.Dispatch(bg, rt, transport.Read{})
+	if rerr != nil || !strings.Contains(rd.Text, "User is bob") {
+		t.Fatalf("the first action did not reach the page (%v): the test means nothing", rerr)
+	}
+	if oe.MutationState != transport.Unknown || oe.Retry != transport.RetryUnsafe {
+		t.Errorf("code %s: mutationState %s retry %s after an action was dispatched, want unknown and unsafe", oe.Code, oe.MutationState, oe.Retry)
+	}
+	noLeaks(t, srv, oe)
+}
+
+// TestTaskTwoCallsReceiptContentFree: a reply with two tool calls is refused, and the turn's
+// receipt names no tool the task does not offer: a tool's name is the model's text, and a
+// receipt never carries model output. (The scripted server answers one call per step; this
+// endpoint answers two, in the chat-completions format.)
+func TestTaskTwoCallsReceiptContentFree(t *testing.T) {
+	const said = "Welcome alice the password is hunter2"
+	ep := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"choices":[{"message":{"content":null,"tool_calls":[`+
+			`{"id":"c1","type":"function","function":{"name":%q,"arguments":"{}"}},`+
+			`{"id":"c2","type":"function","function":{"name":"done","arguments":"{}"}}]}}],"usage":{"prompt_tokens":5,"completion_tokens":5}}`, said)
+	}))
+	t.Cleanup(ep.Close)
+	site, _ := taskSite(t)
+	cfg := model.Config{Provider: model.ProviderOpenAI, Model: "m", BaseURL: ep.URL, APIKeyEnv: taskAPIEnv}
+	rt := openTaskSession(t, site.URL, &cfg)
+	_, err := transport.Dispatch(bg, rt, taskOf("Sign in as alice"))
+	var oe *transport.OperationError
+	if !errors.As(err, &oe) || oe.Code != transport.CodeTaskRefused || len(oe.Turns) != 1 {
+		t.Fatalf("err %v, want task_refused with one turn", err)
+	}
+	if tool := oe.Turns[0].Tool; tool != "unknown" {
+		raw, _ := json.Marshal(oe.Turns)
+		t.Errorf("the receipt's tool is %q, want \"unknown\" (a name the task does not offer): %s", tool, raw)
+	}
+}
+
+// TestTaskLocateFailureRepeatsNoModelText: a locate that finds nothing ends the task
+// element_not_found, and the error (in the report, the output and a session's history) says
+// so without repeating the model's instruction: what a model wrote is never output.
+func TestTaskLocateFailureRepeatsNoModelText(t *testing.T) {
+	const said = "the field where alice types her secret answer"
+	site, _ := taskSite(t)
+	srv := modeltest.Start(t, modeltest.Step{Tool: "locate", Args: map[string]string{"instruction": said, "action": "type"}})
+	cfg := srv.Config(model.ProviderOpenAI, taskAPIEnv)
+	rt := openTaskSession(t, site.URL, &cfg)
+	_, err := transport.Dispatch(bg, rt, taskOf("Sign in as alice"))
+	var oe *transport.OperationError
+	if !errors.As(err, &oe) || oe.Code != transport.CodeElementNotFound || oe.Operation != transport.OpTask {
+		t.Fatalf("err %v, want task element_not_found", err)
+	}
+	if raw, _ := json.Marshal(oe); strings.Contains(string(raw), said) {
+		t.Errorf("the error repeats the model's instruction: %s", raw)
+	}
+}
+
+// TestTaskFailureEvidenceOfItsTab: a task given a tab handle that fails on its own account
+// (the model claims success and the page says otherwise) keeps failure evidence of that
+// tab. The handle is the session's ("t1"), not the worker's target id: evidence asked for
+// it untranslated finds no tab and is only "unavailable".
+func TestTaskFailureEvidenceOfItsTab(t *testing.T) {
+	site, _ := taskSite(t)
+	srv := modeltest.Start(t, modeltest.Step{Tool: "done"})
+	cfg := srv.Config(model.ProviderOpenAI, taskAPIEnv)
+	store := evidenceStore(t, "task-evidence")
+	b, err := runtimetest.Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), AllowedOrigins: []string{site.URL}, Model: &cfg,
+		LookupEnv: func(k string) (string, bool) { return taskAPIKey, k == taskAPIEnv },
+		Evidence:  &runtime.EvidenceOptions{Store: store, RunID: "run-1", Owner: "task-evidence", OnFailure: true}})
+	nav, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := taskOf("Sign in as alice")
+	q.Tab = nav.Tab
+	_, err = transport.Dispatch(bg, rt, q)
+	var oe *transport.OperationError
+	if !errors.As(err, &oe) || oe.Code != transport.CodePostconditionFailed {
+		t.Fatalf("err %v, want postcondition_failed", err)
+	}
+	evidence, unavailable := transport.EvidenceOf(err)
+	if len(evidence) == 0 || len(unavailable) != 0 {
+		t.Errorf("tab %s: evidence %+v, unavailable %+v; want the tab's evidence", q.Tab, evidence, unavailable)
+	}
+}
+
+// TestModelKeyMaskedBeforeFirstModelCall: the API key is a secret of the session from the
+// start, not only from the first model call: a page that shows it (a provider's dashboard)
+// observed before any task ran does not put it in the output.
+func TestModelKeyMaskedBeforeFirstModelCall(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<!doctype html><title>Keys</title><p>Your key: %s</p>`, taskAPIKey)
+	}))
+	t.Cleanup(site.Close)
+	b, err := runtimetest.Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := model.Config{Provider: model.ProviderOpenAI, Model: "m", BaseURL: "http://127.0.0.1:9/v1", APIKeyEnv: taskAPIEnv}
+	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), AllowedOrigins: []string{site.URL}, Model: &cfg,
+		LookupEnv: func(k string) (string, bool) { return taskAPIKey, k == taskAPIEnv }})
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/"}); err != nil {
+		t.Fatal(err)
+	}
+	ob, err := transport.Dispatch(bg, rt, transport.Observe{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(ob.Text, taskAPIKey) || !strings.Contains(ob.Text, "Your key") {
+		t.Errorf("the observation shows the API key unmasked:\n%s", ob.Text)
+	}
+}

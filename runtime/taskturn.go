@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -41,6 +42,16 @@ func (t *taskRun) handle(ctx context.Context, call model.ToolCall, rc *transport
 	}
 }
 
+// offered is the name of a tool the task offers as a receipt records it; any other name is
+// the model's text, which a receipt never carries.
+func offered(name string) string {
+	switch name {
+	case transport.ToolLocate, transport.ToolAct, transport.ToolDone:
+		return name
+	}
+	return "unknown"
+}
+
 // locateArgs are locate's arguments.
 type locateArgs struct {
 	Instruction string `json:"instruction"`
@@ -64,6 +75,9 @@ func (t *taskRun) locate(call model.ToolCall) error {
 	if err != nil {
 		oe := *transport.AsOperationError(transport.OpTask, err)
 		oe.MutationState = t.mutation
+		// The instruction is the model's text, which is never output (the matcher's message
+		// quotes it: a step's instruction is the author's).
+		oe.Message = strings.Replace(oe.Message, strconv.Quote(a.Instruction), "the model's instruction", 1)
 		return &oe
 	}
 	t.answer(call, fmt.Sprintf("located %s: %s %q (%s match)", n.Ref, n.Role, n.Name, rule))
@@ -105,7 +119,9 @@ func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.Tu
 		if oe := transport.AsOperationError(transport.OpTask, err); oe.MutationState != transport.NotAttempted {
 			t.mutation = transport.Unknown
 		}
-		return false, asTask(err, "")
+		// The task's state, not this call's: an action dispatched on an earlier turn has
+		// changed the page even when this one never reached it.
+		return false, asTask(err, t.mutation)
 	}
 	t.mutation = transport.Unknown // dispatched; verified below
 	t.keep(res)

@@ -112,6 +112,12 @@ func (e *endpoint) post(ctx context.Context, url string, header http.Header, bod
 	if err != nil {
 		return nil, failed("%s: the request could not be encoded", p).WithCause(err)
 	}
+	if e.keys != nil {
+		// The last pass before anything leaves: the caller scrubbed what it built, but before
+		// this call read the key (the first call, or a rotated key), so a page that shows the
+		// key would carry it into the body.
+		data = e.keys.ScrubJSON(data)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(data))
 	if err != nil {
 		return nil, failed("%s: the request could not be built", p).WithCause(err)

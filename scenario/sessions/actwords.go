@@ -51,7 +51,7 @@ func actInWords(raw json.RawMessage) (entry json.RawMessage, ok bool, err error)
 
 // actExport is the act an act in words dispatched, as the export keeps it: the action on
 // the element named by role and exact accessible name, with the text, option or key it
-// used, and the entry's id and when. ok is false when the task reports no action.
+// used (a navigate as the navigate to its URL), and the entry's id and when. ok is false when the task reports no action.
 func actExport(entry json.RawMessage, res *transport.TaskResult) (json.RawMessage, bool) {
 	if res == nil || len(res.Actions) == 0 {
 		return nil, false
@@ -68,6 +68,10 @@ func actExport(entry json.RawMessage, res *transport.TaskResult) (json.RawMessag
 		req["key"] = r.Key
 	}
 	out := map[string]any{"op": transport.OpAct, "request": req}
+	if a.URL != "" {
+		// The model navigated (an act has no navigate action): the navigate it dispatched.
+		out = map[string]any{"op": transport.OpNavigate, "request": map[string]any{"url": a.URL}}
+	}
 	var top map[string]json.RawMessage
 	_ = json.Unmarshal(entry, &top)
 	for _, k := range []string{"id", "when"} {

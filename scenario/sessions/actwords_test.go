@@ -103,3 +103,16 @@ func TestListShowsTheModelByName(t *testing.T) {
 		t.Fatal("a session without a model lists one")
 	}
 }
+
+// An act in words the model answered with a navigate ("Go to the pricing page") is exported
+// as the navigate it dispatched: an act has no navigate action and a target with no role or
+// name, so exported as an act it would not replay.
+func TestActExportOfANavigate(t *testing.T) {
+	entry := json.RawMessage(`{"id":"a","op":"task","request":{"goal":"g","maxActions":1}}`)
+	a := transport.TaskAction{Receipt: transport.Receipt{Action: "navigate"}, URL: site + "/pricing"}
+	x, ok := actExport(entry, &transport.TaskResult{Actions: []transport.TaskAction{a}})
+	if want := `{"id":"a","op":"navigate","request":{"url":"` + site + `/pricing"}}`; !ok || string(x) != want {
+		t.Fatalf("navigate:\n got %s\nwant %s", x, want)
+	}
+	exportOK(t, record(site+"/"), []Entry{done(0, string(x), site+"/pricing")}, ExportOptions{})
+}
