@@ -300,3 +300,33 @@ func TestExtractValidatesSchema(t *testing.T) {
 		t.Errorf("%d model requests", n)
 	}
 }
+
+// TestExtractCitesStaticTextByLine: a value read from static text, which has no ref, cites
+// the line id the model was shown at the start of its line (the shop's heading is L2); a
+// line id that was not shown, or a string not on the cited line, is refused.
+func TestExtractCitesStaticTextByLine(t *testing.T) {
+	t.Parallel()
+	schema := transport.JSONValue(`{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}`)
+	rt, m := openShop(t, model.ProviderAnthropic,
+		extractCall(map[string]any{"title": "Kettles and mugs"}, map[string]string{"/title": "L2"}),
+		extractCall(map[string]any{"title": "Kettles and mugs"}, map[string]string{"/title": "L99"}),
+		extractCall(map[string]any{"title": "Kettles and mugs"}, map[string]string{"/title": "L3"}))
+	res, err := transport.Dispatch(bg, rt, transport.Extract{Schema: schema})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Citations["/title"] != "L2" || !strings.Contains(string(res.Data), "Kettles and mugs") {
+		t.Errorf("data %s citations %v", res.Data, res.Citations)
+	}
+	if body := string(m.Requests()[0].Body); !strings.Contains(body, `L2   heading[1] \"Kettles and mugs\"`) || !strings.Contains(body, `L3   link e1`) {
+		t.Errorf("the model was not shown line ids:\n%s", body)
+	}
+	oe := extractFails(t, rt, transport.Extract{Schema: schema}, transport.CodeTaskRefused)
+	if !strings.Contains(oe.Message, `cites ref "L99", which is not in the outline`) {
+		t.Errorf("an unshown line: %s", oe.Message)
+	}
+	oe = extractFails(t, rt, transport.Extract{Schema: schema}, transport.CodeTaskRefused)
+	if !strings.Contains(oe.Message, `does not occur in the text of ref "L3"`) {
+		t.Errorf("a string not on the cited line: %s", oe.Message)
+	}
+}

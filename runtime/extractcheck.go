@@ -126,8 +126,8 @@ func refName(ref string) string {
 	return "something that is not an outline ref"
 }
 
-// refShape is an outline ref: "e" and a number.
-var refShape = regexp.MustCompile(`^e[0-9]{1,9}$`)
+// refShape is an outline ref ("e" and a number) or a line id ("L" and a number).
+var refShape = regexp.MustCompile(`^[eL][0-9]{1,9}$`)
 
 // clipPointer bounds a pointer the model wrote before it is quoted.
 func clipPointer(p string) string {

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -11,8 +12,8 @@ import (
 )
 
 // extractPage is what one extract shows its model and may be cited: the outline text
-// (scoped, scrubbed, cut at a line boundary) and, for each node with a ref whose line was
-// shown, the texts a value cited to it may be copied from.
+// (scoped, scrubbed, cut at a line boundary, each node's line numbered L1, L2, …) and, for
+// each shown node's ref and line id, the texts a value cited to it may be copied from.
 type extractPage struct {
 	tab    string
 	egress transport.Egress
@@ -47,13 +48,31 @@ func (r *Runtime) observeForExtract(ctx context.Context, req *transport.Extract,
 		nodes = []transport.OutlineNode{*n}
 	}
 	text, lines := cutLines(r.secrets.Scrub(transport.OutlineText(nodes, ob.Truncated)), budgets.ModelPageChars)
-	page := &extractPage{tab: ob.Tab, egress: ob.Egress, text: text, cites: map[string][]string{}}
+	page := &extractPage{tab: ob.Tab, egress: ob.Egress, cites: map[string][]string{}}
 	seen := 0
 	for i := range nodes {
 		page.collect(&nodes[i], &seen, lines)
 	}
+	page.text = numberLines(text, seen)
 	return page, nil
 }
+
+// numberLines puts each shown node's line id (L1, L2, …) at the start of its line, so a value
+// read from static text, which has no ref, can cite the line it came from. Only the first
+// nodes lines are nodes' (a "… cut" or "… truncated" line after them is not).
+func numberLines(text string, nodes int) string {
+	var b strings.Builder
+	for i, line := range strings.SplitAfter(text, "\n") {
+		if i < nodes {
+			b.WriteString(lineID(i+1) + " ")
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// lineID is the citation id of the nth line of the outline an extract showed.
+func lineID(n int) string { return "L" + strconv.Itoa(n) }
 
 // collect walks n in the outline's line order (one line per node, pre-order), records the
 // cite texts of each node whose line is among the first lines shown, and returns the folded
@@ -63,6 +82,7 @@ func (p *extractPage) collect(n *transport.OutlineNode, seen *int, lines int) []
 		return nil
 	}
 	*seen++
+	line := *seen
 	var texts []string
 	for _, s := range append([]string{n.Name, n.Text, n.Selected}, n.Options...) {
 		if s != "" {
@@ -75,6 +95,7 @@ func (p *extractPage) collect(n *transport.OutlineNode, seen *int, lines int) []
 	if n.Ref != "" {
 		p.cites[n.Ref] = texts
 	}
+	p.cites[lineID(line)] = texts
 	return texts
 }
 
