@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/target"
+	"github.com/mafredri/cdp/rpcc"
+
+	"github.com/fastbrowser/fastbrowser/runtime/chromium"
+)
+
+// BenchmarkSessionStart is issue 15's session-start goal: a `fastbrowser serve` process from
+// its start to its ready frame (it launches Chromium, starts its worker and egress proxy,
+// opens a browser context and its first tab) against the bare minimum the same browser
+// needs — Chromium launched by the same launcher with the same flags, a browser context and a
+// tab created over one direct DevTools connection — alternated in each iteration so noise hits
+// both alike. It reports both medians and the difference (goal: ≤ 40 ms).
+func BenchmarkSessionStart(b *testing.B) {
+	var served, bare []time.Duration
+	for range b.N {
+		t0 := time.Now()
+		p := startServe(b, "*")
+		served = append(served, time.Since(t0))
+		p.close()
+
+		t0 = time.Now()
+		stop := bareSession(b)
+		bare = append(bare, time.Since(t0))
+		stop()
+	}
+	ms, mb := median(served), median(bare)
+	b.ReportMetric(float64(ms.Milliseconds()), "serve-ready-ms")
+	b.ReportMetric(float64(mb.Milliseconds()), "bare-ms")
+	b.ReportMetric(float64((ms - mb).Milliseconds()), "overhead-ms")
+}
+
+// bareSession launches Chromium and opens a context and a tab in it, directly.
+func bareSession(b *testing.B) (stop func()) {
+	b.Helper()
+	ctx := context.Background()
+	br, err := chromium.Launch(ctx, chromium.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	conn, err := rpcc.DialContext(ctx, br.WebSocketURL())
+	if err != nil {
+		_ = br.Close()
+		b.Fatal(err)
+	}
+	c := cdp.NewClient(conn)
+	bctx, err := c.Target.CreateBrowserContext(ctx, target.NewCreateBrowserContextArgs())
+	if err == nil {
+		_, err = c.Target.CreateTarget(ctx, target.NewCreateTargetArgs("about:blank").SetBrowserContextID(bctx.BrowserContextID))
+	}
+	if err != nil {
+		_ = conn.Close()
+		_ = br.Close()
+		b.Fatal(err)
+	}
+	return func() {
+		_ = conn.Close()
+		_ = br.Close()
+	}
+}
