@@ -27,9 +27,8 @@ type extractPage struct {
 // shown. It refuses before dispatch when less than the observation floor is left: a floor,
 // not a wait.
 func (r *Runtime) observeForExtract(ctx context.Context, req *transport.Extract, octx *transport.OperationContext, rec *transport.TurnReceipt) (*extractPage, error) {
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < budgets.Observation().Floor {
-		return nil, transport.NewError(transport.OpExtract, transport.PhaseDispatch, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted,
-			"less than the observation floor (%v) is left of the extract's budget; nothing was observed", budgets.Observation().Floor)
+	if err := observationFloor(ctx, transport.OpExtract, transport.NotAttempted, "an observation"); err != nil {
+		return nil, err
 	}
 	start := time.Now()
 	res, err := r.call(ctx, &transport.Observe{Tab: req.Tab, MaxNodes: budgets.ModelPageNodes}, octx)

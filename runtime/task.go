@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -121,7 +122,7 @@ func (t *taskRun) ask(ctx context.Context, rc *transport.TurnReceipt) (model.Too
 	case 1:
 		c := reply.Calls[0]
 		if c.ID == "" {
-			c.ID = "call_" + itoa(rc.Turn)
+			c.ID = "call_" + strconv.Itoa(rc.Turn)
 		}
 		return c, nil
 	default:

@@ -295,10 +295,17 @@ func (t *taskRun) settle(ctx context.Context) error {
 // floor refuses, before anything is dispatched, work that would get less than the
 // observation floor of what is left of the task.
 func (t *taskRun) floor(ctx context.Context, what string) error {
+	return observationFloor(ctx, transport.OpTask, t.mutation, what)
+}
+
+// observationFloor refuses (budget_exceeded, before anything is dispatched) work of op that
+// would get less than the observation floor of what is left of ctx: a task's or an
+// extract's observation, a task's action. mut is what the page has seen of op so far.
+func observationFloor(ctx context.Context, op string, mut transport.MutationState, what string) error {
 	dl, ok := ctx.Deadline()
 	if left := time.Until(dl); ok && left < budgets.Observation().Floor {
-		return transport.NewError(transport.OpTask, transport.PhasePolicy, transport.CodeBudgetExceeded, transport.RetryNever, t.mutation,
-			"%s needs at least %s and the task has %s left", what, budgets.Observation().Floor, left.Round(time.Millisecond))
+		return transport.NewError(op, transport.PhaseDispatch, transport.CodeBudgetExceeded, transport.RetryNever, mut,
+			"%s needs at least %s and the %s has %s left", what, budgets.Observation().Floor, op, left.Round(time.Millisecond))
 	}
 	return nil
 }
@@ -353,8 +360,6 @@ func asTask(err error, mut transport.MutationState) error {
 	}
 	return transport.KeepEvidence(&oe, err)
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 func clip(s string, n int) string {
 	if len(s) > n {

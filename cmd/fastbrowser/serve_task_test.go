@@ -2,14 +2,10 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fastbrowser/fastbrowser/runtime/model/modeltest"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
@@ -36,28 +32,10 @@ func TestServeTaskOverProtocol(t *testing.T) {
 		`{"v":1,"id":"3","op":"task","request":{"goal":"Sign in","postcondition":{"kind":"title","value":"Welcome"}}}`,
 		`{"v":1,"id":"4","op":"close","request":{}}`,
 	}
-	bin, _ := runtimetest.Binary()
-	cmd := exec.Command(bin, "serve", "--allowed-origin", site.URL, "--model", "anthropic:"+cfg.Model, "--model-base-url", cfg.BaseURL, "--model-api-key-env", "FB_SERVE_MODEL_KEY")
-	cmd.Env = append(os.Environ(), "FB_SERVE_MODEL_KEY="+key)
-	cmd.Stdin = strings.NewReader(strings.Join(frames, "\n") + "\n")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve: %v\n%s%s", err, stdout.String(), stderr.String())
-		}
-	case <-time.After(60 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatal("serve did not finish")
-	}
+	out := serveTranscript(t, []string{"--allowed-origin", site.URL, "--model", "anthropic:" + cfg.Model, "--model-base-url", cfg.BaseURL, "--model-api-key-env", "FB_SERVE_MODEL_KEY"},
+		[]string{"FB_SERVE_MODEL_KEY=" + key}, frames...)
 	var task transport.TaskResult
-	sc := bufio.NewScanner(&stdout)
+	sc := bufio.NewScanner(strings.NewReader(out["stdout"]))
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
 		var f struct {
@@ -88,7 +66,7 @@ func TestServeTaskOverProtocol(t *testing.T) {
 			t.Errorf("model request %d: the key is in its body or not in its header", i+1)
 		}
 	}
-	if strings.Contains(stdout.String()+stderr.String(), key) {
+	if strings.Contains(out["stdout"]+out["stderr"], key) {
 		t.Error("the key reached serve's output")
 	}
 }
