@@ -2,7 +2,6 @@ package main
 
 import (
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -82,7 +81,7 @@ func serveCommand(st *state) *cli.Command {
 func browserFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "browser", Usage: "Chromium executable to launch (default /usr/bin/chromium)"},
-		&cli.StringFlag{Name: "cdp-url", Usage: "attach to a running browser (http://host:port or ws://…/devtools/browser/…) instead of launching one"},
+		&cli.StringFlag{Name: "cdp-url", Usage: "attach to a running browser (http://host:port, or a browser websocket: ws://…/devtools/browser/…, Selenium Grid's ws://…/session/ID/se/cdp, browserless) instead of launching one"},
 		&cli.BoolFlag{Name: "headed", Usage: "show the browser window (default headless)"},
 	}
 }
@@ -116,11 +115,10 @@ func checkBrowserFlags(c *cli.Context) error {
 	switch u.Scheme {
 	case "http", "https":
 	case "ws", "wss":
-		if !strings.Contains(u.Path, "/devtools/browser/") {
-			return usageError("--cdp-url: a websocket URL must be a browser endpoint (ws://host:port/devtools/browser/ID)")
-		}
+		// Any path: Chromium's /devtools/browser/ID, Selenium Grid 4's /session/ID/se/cdp,
+		// browserless's /?token=…; the worker needs only that one browser websocket.
 	default:
-		return usageError("--cdp-url must be http(s)://host:port or ws(s)://host:port/devtools/browser/ID")
+		return usageError("--cdp-url must be http(s)://host:port or a ws(s):// browser websocket URL")
 	}
 	return nil
 }

@@ -1,0 +1,111 @@
+package runtime_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+// gridEndpoint stands in for Selenium Grid 4's CDP endpoint (and browserless's): the
+// browser's websocket alone, under a path of its own (/session/abc/se/cdp), proxied to
+// Chromium's /devtools/browser/ID. Every other path — /devtools/page/ID, /json/… — is
+// refused and counted, as such a grid has nothing there.
+type gridEndpoint struct {
+	url string // ws://127.0.0.1:PORT/session/abc/se/cdp
+
+	mu      sync.Mutex
+	dialled int      // browser websockets opened
+	refused []string // paths asked for and refused
+}
+
+func newGridEndpoint(t *testing.T, browserWS string) *gridEndpoint {
+	t.Helper()
+	up, err := url.Parse(browserWS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &gridEndpoint{}
+	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.Out.URL.Scheme, r.Out.URL.Host, r.Out.URL.Path, r.Out.URL.RawQuery = "http", up.Host, up.Path, ""
+		r.Out.Host = up.Host
+	}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		g.mu.Lock()
+		if r.URL.Path != "/session/abc/se/cdp" {
+			g.refused = append(g.refused, r.URL.Path)
+			g.mu.Unlock()
+			http.NotFound(w, r)
+			return
+		}
+		g.dialled++
+		g.mu.Unlock()
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	g.url = "ws://" + srv.Listener.Addr().String() + "/session/abc/se/cdp"
+	return g
+}
+
+func (g *gridEndpoint) counts() (int, []string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.dialled, slices.Clone(g.refused)
+}
+
+// TestSessionThroughGridEndpoint: a session whose CDPURL is a grid-style endpoint that
+// exposes only the browser websocket navigates, observes, acts in a cross-site frame,
+// follows a popup and reads it, all over one websocket: no page socket is dialled (the
+// endpoint has none) and no /json is asked for. The egress proxy still carries the
+// session's traffic: the endpoint is on this machine.
+func TestSessionThroughGridEndpoint(t *testing.T) {
+	t.Parallel()
+	site := runtimetest.Fixture()
+	defer site.Close()
+	b, err := runtimetest.Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid := newGridEndpoint(t, b.WebSocketURL())
+	page, framed := crossSite(site.URL)
+	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: grid.url, AllowedOrigins: []string{site.URL, framed}})
+	if got := rt.Enforcement(); !slices.Contains(got, "proxy") {
+		t.Errorf("enforcement %v: a loopback grid endpoint keeps the egress proxy", got)
+	}
+
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: page}); err != nil {
+		t.Fatal(err)
+	}
+	ob := observe(t, rt)
+	if !strings.Contains(ob.Text, `iframe "Payment"`) || findRef(ob.Nodes, "button", "Pay") == "" {
+		t.Fatalf("observe through the grid endpoint lacks the cross-site frame:\n%s", ob.Text)
+	}
+	typed, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: "Card number"}, Text: transport.Literal("4111-2222")})
+	if err != nil || typed.MutationState != transport.Verified {
+		t.Fatalf("type into the frame: %+v %v", typed, err)
+	}
+	if ob = observe(t, rt); !strings.Contains(ob.Text, "4111-2222") {
+		t.Fatalf("the frame does not show the typed text:\n%s", ob.Text)
+	}
+
+	pop := popupFrom(t, rt, site.URL+"/popup", "Open popup")
+	if _, err := transport.Dispatch(bg, rt, transport.SelectTab{Tab: pop}); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := transport.Dispatch(bg, rt, transport.Read{})
+	if err != nil || !strings.Contains(rd.Text, "This is the popup") {
+		t.Fatalf("read the popup: %+v %v", rd, err)
+	}
+
+	dialled, refused := grid.counts()
+	if dialled != 1 || len(refused) != 0 {
+		t.Fatalf("the worker opened %d browser websockets and asked for %v; want one and nothing else", dialled, refused)
+	}
+}
