@@ -17,47 +17,62 @@ import (
 // gridEndpoint stands in for Selenium Grid 4's CDP endpoint (and browserless's): the
 // browser's websocket alone, under a path of its own (/session/abc/se/cdp), proxied to
 // Chromium's /devtools/browser/ID. Every other path — /devtools/page/ID, /json/… — is
-// refused and counted, as such a grid has nothing there.
+// refused and counted, as such a grid has nothing there. With pages, the endpoint is a plain
+// Chromium one instead: the browser websocket under Chromium's own path, and page websockets
+// proxied too (and counted).
 type gridEndpoint struct {
-	url string // ws://127.0.0.1:PORT/session/abc/se/cdp
+	url string // ws://127.0.0.1:PORT/session/abc/se/cdp (with pages: /devtools/browser/ID)
 
 	mu      sync.Mutex
 	dialled int      // browser websockets opened
+	pages   int      // page websockets asked for
 	refused []string // paths asked for and refused
 }
 
-func newGridEndpoint(t *testing.T, browserWS string) *gridEndpoint {
+func newGridEndpoint(t *testing.T, browserWS string, pages bool) *gridEndpoint {
 	t.Helper()
 	up, err := url.Parse(browserWS)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := &gridEndpoint{}
+	browserPath := "/session/abc/se/cdp"
+	if pages {
+		browserPath = up.Path
+	}
 	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
-		r.Out.URL.Scheme, r.Out.URL.Host, r.Out.URL.Path, r.Out.URL.RawQuery = "http", up.Host, up.Path, ""
+		path := r.In.URL.Path
+		if path == browserPath {
+			path = up.Path
+		}
+		r.Out.URL.Scheme, r.Out.URL.Host, r.Out.URL.Path, r.Out.URL.RawQuery = "http", up.Host, path, ""
 		r.Out.Host = up.Host
 	}}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		g.mu.Lock()
-		if r.URL.Path != "/session/abc/se/cdp" {
+		switch {
+		case r.URL.Path == browserPath:
+			g.dialled++
+		case pages && strings.HasPrefix(r.URL.Path, "/devtools/page/"):
+			g.pages++
+		default:
 			g.refused = append(g.refused, r.URL.Path)
 			g.mu.Unlock()
 			http.NotFound(w, r)
 			return
 		}
-		g.dialled++
 		g.mu.Unlock()
 		proxy.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	g.url = "ws://" + srv.Listener.Addr().String() + "/session/abc/se/cdp"
+	g.url = "ws://" + srv.Listener.Addr().String() + browserPath
 	return g
 }
 
-func (g *gridEndpoint) counts() (int, []string) {
+func (g *gridEndpoint) counts() (dialled, pages int, refused []string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.dialled, slices.Clone(g.refused)
+	return g.dialled, g.pages, slices.Clone(g.refused)
 }
 
 // TestSessionThroughGridEndpoint: a session whose CDPURL is a grid-style endpoint that
@@ -73,7 +88,7 @@ func TestSessionThroughGridEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	grid := newGridEndpoint(t, b.WebSocketURL())
+	grid := newGridEndpoint(t, b.WebSocketURL(), false)
 	page, framed := crossSite(site.URL)
 	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: grid.url, AllowedOrigins: []string{site.URL, framed}})
 	if got := rt.Enforcement(); !slices.Contains(got, "proxy") {
@@ -104,8 +119,35 @@ func TestSessionThroughGridEndpoint(t *testing.T) {
 		t.Fatalf("read the popup: %+v %v", rd, err)
 	}
 
-	dialled, refused := grid.counts()
+	dialled, _, refused := grid.counts()
 	if dialled != 1 || len(refused) != 0 {
 		t.Fatalf("the worker opened %d browser websockets and asked for %v; want one and nothing else", dialled, refused)
+	}
+}
+
+// TestNoPageWebsocketIsDialled: on a plain Chromium endpoint that would serve page
+// websockets too, a session with a popup and a cross-site frame still opens one websocket,
+// the browser's, and never a page's (/devtools/page/ID).
+func TestNoPageWebsocketIsDialled(t *testing.T) {
+	t.Parallel()
+	site := runtimetest.Fixture()
+	defer site.Close()
+	b, err := runtimetest.Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep := newGridEndpoint(t, b.WebSocketURL(), true)
+	page, framed := crossSite(site.URL)
+	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: ep.url, AllowedOrigins: []string{site.URL, framed}})
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: page}); err != nil {
+		t.Fatal(err)
+	}
+	if ob := observe(t, rt); !strings.Contains(ob.Text, `iframe "Payment"`) {
+		t.Fatalf("observe lacks the cross-site frame:\n%s", ob.Text)
+	}
+	popupFrom(t, rt, site.URL+"/popup", "Open popup")
+	dialled, pages, refused := ep.counts()
+	if dialled != 1 || pages != 0 || len(refused) != 0 {
+		t.Fatalf("the worker opened %d browser websockets and %d page websockets and asked for %v; want one browser websocket alone", dialled, pages, refused)
 	}
 }
