@@ -28,7 +28,12 @@ func (w *Worker) attachChildren(ctx context.Context, t *tab, session string, par
 		return err
 	}
 	drain(attached, func(ev *target.AttachedToTargetReply) { go w.adopt(ctx, t, session, ev) })
-	return parent.Target.SetAutoAttach(ctx, target.NewSetAutoAttachArgs(true, true).SetFlatten(true))
+	// Frames and dedicated workers only, as a nested auto-attach gave: in flat mode Chromium
+	// would attach service workers too, whose traffic the egress proxy alone holds
+	// (docs/protocol.md "Egress"), and a service worker paused for us stalls registration.
+	iframe, worker := "iframe", "worker"
+	return parent.Target.SetAutoAttach(ctx, target.NewSetAutoAttachArgs(true, true).SetFlatten(true).
+		SetFilter(target.Filter{{Type: &iframe}, {Type: &worker}}))
 }
 
 // adopt intercepts one paused child target and resumes it. A child whose interception
