@@ -14,6 +14,7 @@ import (
 	"github.com/mafredri/cdp/protocol/target"
 	"github.com/mafredri/cdp/rpcc"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -89,7 +90,8 @@ func directTab(b *testing.B, url string) (*cdp.Client, func()) {
 	}
 	ws := strings.Replace(br.WebSocketURL(), "/devtools/browser/", "/devtools/page/", 1)
 	ws = ws[:strings.LastIndex(ws, "/")+1] + string(tgt.TargetID)
-	conn, err := rpcc.DialContext(ctx, ws)
+	// Our read script is larger than rpcc's default 4 KiB unfragmented write.
+	conn, err := rpcc.DialContext(ctx, ws, rpcc.WithWriteBufferSize(budgets.CDPMessageBytes))
 	if err != nil {
 		b.Fatal(err)
 	}
