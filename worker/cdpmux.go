@@ -59,7 +59,15 @@ type muxIn struct {
 	SessionID target.SessionID `json:"sessionId"`
 }
 
-var errSessionDetached = errors.New("the CDP session detached")
+// errSessionDetached is a call's error on a session that ended. It reads as a closed
+// connection (connClosed), as rpcc's own error does once the session's connection has
+// closed: a call that races the close sees the same kind of error either way.
+var errSessionDetached error = sessionDetached{}
+
+type sessionDetached struct{}
+
+func (sessionDetached) Error() string { return "the CDP session detached" }
+func (sessionDetached) Closed() bool  { return true }
 
 // dialMux opens a websocket whose messages carry flat sessions; the returned connection
 // and client are its root.
@@ -117,7 +125,7 @@ func (m *cdpMux) write(s *muxSession, r *rpcc.Request) error {
 	m.mu.Lock()
 	if m.closed != nil {
 		m.mu.Unlock()
-		return m.closed
+		return errSessionDetached
 	}
 	m.seq++
 	out.ID = m.seq
