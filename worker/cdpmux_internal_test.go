@@ -11,6 +11,7 @@ import (
 	"github.com/mafredri/cdp"
 	cdpruntime "github.com/mafredri/cdp/protocol/runtime"
 	"github.com/mafredri/cdp/protocol/target"
+	"github.com/mafredri/cdp/rpcc"
 
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 )
@@ -122,11 +123,12 @@ func BenchmarkFlatSessionCall(b *testing.B) {
 	id, _, flat := flatTab(b, m, bc)
 	ws := strings.Replace(br.WebSocketURL(), "/devtools/browser/", "/devtools/page/", 1)
 	ws = ws[:strings.LastIndex(ws, "/")+1] + string(id)
-	_, pconn, page, err := dialMux(ctx, ws)
+	pconn, err := rpcc.DialContext(ctx, ws) // as the worker dialled a tab before cdpmux
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer pconn.Close()
+	page := cdp.NewClient(pconn)
 	args := cdpruntime.NewEvaluateArgs("document.title").SetReturnByValue(true)
 	var onPage, onFlat []time.Duration
 	b.ResetTimer()
