@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -84,29 +85,15 @@ func TestSessionThroughGridEndpoint(t *testing.T) {
 	t.Parallel()
 	site := runtimetest.Fixture()
 	defer site.Close()
-	b, err := runtimetest.Browser()
-	if err != nil {
-		t.Fatal(err)
-	}
-	grid := newGridEndpoint(t, b.WebSocketURL(), false)
-	page, framed := crossSite(site.URL)
-	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: grid.url, AllowedOrigins: []string{site.URL, framed}})
+	grid, rt := openOnFramedPage(t, site.URL, false)
 	if got := rt.Enforcement(); !slices.Contains(got, "proxy") {
 		t.Errorf("enforcement %v: a loopback grid endpoint keeps the egress proxy", got)
-	}
-
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: page}); err != nil {
-		t.Fatal(err)
-	}
-	ob := observe(t, rt)
-	if !strings.Contains(ob.Text, `iframe "Payment"`) || findRef(ob.Nodes, "button", "Pay") == "" {
-		t.Fatalf("observe through the grid endpoint lacks the cross-site frame:\n%s", ob.Text)
 	}
 	typed, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: "Card number"}, Text: transport.Literal("4111-2222")})
 	if err != nil || typed.MutationState != transport.Verified {
 		t.Fatalf("type into the frame: %+v %v", typed, err)
 	}
-	if ob = observe(t, rt); !strings.Contains(ob.Text, "4111-2222") {
+	if ob := observe(t, rt); !strings.Contains(ob.Text, "4111-2222") {
 		t.Fatalf("the frame does not show the typed text:\n%s", ob.Text)
 	}
 
@@ -132,22 +119,30 @@ func TestNoPageWebsocketIsDialled(t *testing.T) {
 	t.Parallel()
 	site := runtimetest.Fixture()
 	defer site.Close()
-	b, err := runtimetest.Browser()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ep := newGridEndpoint(t, b.WebSocketURL(), true)
-	page, framed := crossSite(site.URL)
-	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: ep.url, AllowedOrigins: []string{site.URL, framed}})
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: page}); err != nil {
-		t.Fatal(err)
-	}
-	if ob := observe(t, rt); !strings.Contains(ob.Text, `iframe "Payment"`) {
-		t.Fatalf("observe lacks the cross-site frame:\n%s", ob.Text)
-	}
+	ep, rt := openOnFramedPage(t, site.URL, true)
 	popupFrom(t, rt, site.URL+"/popup", "Open popup")
 	dialled, pages, refused := ep.counts()
 	if dialled != 1 || pages != 0 || len(refused) != 0 {
 		t.Fatalf("the worker opened %d browser websockets and %d page websockets and asked for %v; want one browser websocket alone", dialled, pages, refused)
 	}
+}
+
+// openOnFramedPage opens a session through a gridEndpoint (pages: a plain Chromium one) and
+// navigates it to the fixture's page with a cross-site frame, which observe must show.
+func openOnFramedPage(t *testing.T, site string, pages bool) (*gridEndpoint, *runtime.Runtime) {
+	t.Helper()
+	b, err := runtimetest.Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep := newGridEndpoint(t, b.WebSocketURL(), pages)
+	page, framed := crossSite(site)
+	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: ep.url, AllowedOrigins: []string{site, framed}})
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: page}); err != nil {
+		t.Fatal(err)
+	}
+	if ob := observe(t, rt); !strings.Contains(ob.Text, `iframe "Payment"`) || findRef(ob.Nodes, "button", "Pay") == "" {
+		t.Fatalf("observe through the endpoint lacks the cross-site frame:\n%s", ob.Text)
+	}
+	return ep, rt
 }
