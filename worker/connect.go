@@ -33,6 +33,9 @@ func browserURL(ctx context.Context, cdpURL string) (string, error) {
 		if u.Host == "" {
 			return "", fmt.Errorf("--cdp-url websocket has no host")
 		}
+		if strings.Contains(u.Path, "/devtools/page/") {
+			return "", fmt.Errorf("--cdp-url websocket is a page's (/devtools/page/ID), not the browser's")
+		}
 		return cdpURL, nil
 	case "http", "https":
 		v, err := devtool.New(strings.TrimRight(cdpURL, "/")).Version(ctx)

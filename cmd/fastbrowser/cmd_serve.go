@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -116,7 +117,11 @@ func checkBrowserFlags(c *cli.Context) error {
 	case "http", "https":
 	case "ws", "wss":
 		// Any path: Chromium's /devtools/browser/ID, Selenium Grid 4's /session/ID/se/cdp,
-		// browserless's /?token=…; the worker needs only that one browser websocket.
+		// browserless's /?token=…; the worker needs only that one browser websocket. Only a
+		// page's own websocket is known not to be one.
+		if strings.Contains(u.Path, "/devtools/page/") {
+			return usageError("--cdp-url: a page's websocket (/devtools/page/ID) is not a browser endpoint; give the browser's")
+		}
 	default:
 		return usageError("--cdp-url must be http(s)://host:port or a ws(s):// browser websocket URL")
 	}
