@@ -43,7 +43,7 @@ func NewLaunchAllocator(opts chromium.Options) *Allocator {
 }
 
 // NewAttachAllocator attaches sessions to the browser at cdpURL (http://host:port or
-// ws://…/devtools/browser/…), which it never stops or relaunches.
+// a browser websocket URL), which it never stops or relaunches.
 func NewAttachAllocator(cdpURL string) *Allocator {
 	return &Allocator{cdpURL: cdpURL}
 }

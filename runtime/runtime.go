@@ -31,7 +31,7 @@ type Options struct {
 	Executable string
 	// Headed shows the browser window (default headless). Ignored with an Allocator.
 	Headed bool
-	// CDPURL attaches to an existing browser (http://host:port or ws://…/devtools/browser/…)
+	// CDPURL attaches to an existing browser (http://host:port, or a browser websocket URL under any path: Chromium's /devtools/browser/…, Selenium Grid's /session/ID/se/cdp)
 	// instead of launching one. The runtime never stops a browser it attached to. Ignored
 	// with an Allocator.
 	CDPURL string

@@ -27,14 +27,14 @@ func TestClosedSocketIsConfirmedOnTheBrowserConnection(t *testing.T) {
 	ctx := context.Background()
 	w := &Worker{log: log.New(io.Discard, "", 0), tabs: map[target.ID]*tab{}}
 	w.life.init()
-	if w.bconn, w.bc, err = dial(ctx, b.WebSocketURL()); err != nil {
+	if w.mux, w.bconn, w.bc, err = dialMux(ctx, b.WebSocketURL()); err != nil {
 		t.Fatal(err)
 	}
 	w.watchBrowser()
 	defer w.bconn.Close()
 
 	// rpcc's error for a socket that has closed, taken from a connection of our own.
-	other, oc, err := dial(ctx, b.WebSocketURL())
+	_, other, oc, err := dialMux(ctx, b.WebSocketURL())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,6 @@ package worker
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
@@ -30,23 +28,20 @@ type pageHold struct {
 //
 // Auto-attach filters by target type, not by context, so every new page of the browser
 // waits for each worker's answer; the answer for a foreign page is immediate. Chromium
-// accepts a browser-level auto-attach only in flat mode, which rpcc cannot route, so it
-// runs on a connection of its own whose codec addresses the one command sent into a held
-// page (flatCodec). If any of this fails the worker does not start: without it a popup's
-// first request could leave unclassified.
+// accepts a browser-level auto-attach only in flat mode. It runs in a browser session of its
+// own on the worker's browser socket (Target.attachToBrowserTarget), so its attach events
+// are told apart from those of the worker's own attaches, which the root session hears. If
+// any of this fails the worker does not start: without it a popup's first request could
+// leave unclassified.
 func (w *Worker) holdNewPages(setup, life context.Context) error {
-	conn, err := rpcc.DialContext(setup, w.browserWS, rpcc.WithWriteBufferSize(rpccWriteBuffer),
-		rpcc.WithCodec(func(rw io.ReadWriter) rpcc.Codec {
-			return &flatCodec{enc: json.NewEncoder(rw), dec: json.NewDecoder(rw)}
-		}))
+	r, err := w.bc.Target.AttachToBrowserTarget(setup)
 	if err != nil {
 		return err
 	}
-	go func() {
-		<-life.Done()
-		_ = conn.Close()
-	}()
-	c := cdp.NewClient(conn)
+	s, c, err := w.mux.open(life, r.SessionID)
+	if err != nil {
+		return err
+	}
 	attached, err := c.Target.AttachedToTarget(life)
 	if err != nil {
 		return err
@@ -54,7 +49,7 @@ func (w *Worker) holdNewPages(setup, life context.Context) error {
 	// discover leaves the context's new pages alone from here on: no page can be new before
 	// the auto-attach below holds it, since the worker's only tab exists already.
 	w.mu.Lock()
-	w.pages = pageHold{on: true, conn: conn, c: c}
+	w.pages = pageHold{on: true, conn: s.conn, c: c}
 	w.mu.Unlock()
 	page := "page"
 	if err := c.Target.SetAutoAttach(setup, target.NewSetAutoAttachArgs(true, true).SetFlatten(true).SetFilter(target.Filter{{Type: &page}})); err != nil {
@@ -167,55 +162,12 @@ func (w *Worker) holdsNewPages() bool {
 }
 
 // sessionCall, as the args of a call on the hold's connection, sends the method with params
-// to that flat session instead of the browser, and closes sent (if any) once it is written.
+// to that flat session instead of the hold's own, and closes sent (if any) once it is
+// written (cdpMux.write). The answer comes back to the hold's connection; the held page's
+// events are dropped (the hold enables nothing in the pages it holds, and they must not pass
+// for anyone's events).
 type sessionCall struct {
 	id     target.SessionID
 	params any
 	sent   chan struct{}
-}
-
-// flatCodec is rpcc's JSON codec plus flat sessions: a request whose args are a sessionCall
-// goes to that session, and events a session sends are dropped (the hold enables nothing in
-// the pages it holds, and they must not pass for the browser's own events). Answers are
-// matched by id whichever session they come from.
-type flatCodec struct {
-	enc *json.Encoder
-	dec *json.Decoder
-}
-
-type flatMessage struct {
-	ID        uint64           `json:"id,omitempty"`
-	Method    string           `json:"method,omitempty"`
-	Params    any              `json:"params,omitempty"`
-	SessionID target.SessionID `json:"sessionId,omitempty"`
-}
-
-func (f *flatCodec) WriteRequest(r *rpcc.Request) error {
-	m := flatMessage{ID: r.ID, Method: r.Method, Params: r.Args}
-	s, ok := r.Args.(sessionCall)
-	if ok {
-		m.Params, m.SessionID = s.params, s.id
-	}
-	err := f.enc.Encode(m)
-	if ok && s.sent != nil {
-		close(s.sent)
-	}
-	return err
-}
-
-func (f *flatCodec) ReadResponse(r *rpcc.Response) error {
-	for {
-		var m struct {
-			rpcc.Response
-			SessionID target.SessionID `json:"sessionId"`
-		}
-		if err := f.dec.Decode(&m); err != nil {
-			return err
-		}
-		if m.SessionID != "" && m.Method != "" {
-			continue
-		}
-		*r = m.Response
-		return nil
-	}
 }

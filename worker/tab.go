@@ -15,12 +15,13 @@ import (
 	"github.com/fastbrowser/fastbrowser/worker/outline"
 )
 
-// tab is one page target of the worker's browser context, with its own CDP connection and
+// tab is one page target of the worker's browser context, with its own CDP session and
 // the main-frame state its event streams keep current.
 type tab struct {
 	id   target.ID
-	seq  int // creation order: listTabs is deterministic
-	conn *rpcc.Conn
+	seq  int        // creation order: listTabs is deterministic
+	mux  *cdpMux    // the socket the tab's session and its children's are on
+	conn *rpcc.Conn // the tab's session
 	c    *cdp.Client
 	stop context.CancelFunc // ends the event goroutines
 

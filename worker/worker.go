@@ -45,8 +45,8 @@ var errTabGone = errors.New("tab is gone")
 // Worker holds one browser context and its tabs.
 type Worker struct {
 	log       *log.Logger
-	browserWS string
-	bconn     *rpcc.Conn
+	bconn     *rpcc.Conn // the root of mux: the worker's one websocket, to the browser
+	mux       *cdpMux    // every tab's, frame's and held page's session (cdpmux.go)
 	bc        *cdp.Client
 	contextID browser.ContextID
 	base      policy.Policy
@@ -134,8 +134,7 @@ func (w *Worker) connect(ctx context.Context, cdpURL string) error {
 	if err != nil {
 		return err
 	}
-	w.browserWS = ws
-	w.bconn, w.bc, err = dial(ctx, ws)
+	w.mux, w.bconn, w.bc, err = dialMux(ctx, ws)
 	if err != nil {
 		return fmt.Errorf("cannot connect to the browser's DevTools endpoint: %w", err)
 	}
@@ -165,7 +164,7 @@ func (w *Worker) connect(ctx context.Context, cdpURL string) error {
 	return nil
 }
 
-// attach opens a connection to a page target and starts tracking its main frame.
+// attach opens a session to a page target and starts tracking its main frame.
 func (w *Worker) attach(ctx context.Context, id target.ID) (*tab, error) {
 	return w.attachThen(ctx, id, nil)
 }
@@ -174,16 +173,12 @@ func (w *Worker) attach(ctx context.Context, id target.ID) (*tab, error) {
 // requests are intercepted and its children auto-attached, all a page held at its start
 // needs before it may run (popupattach.go); the steps after it wait for the page to run.
 func (w *Worker) attachThen(ctx context.Context, id target.ID, ready func()) (*tab, error) {
-	u, err := pageURL(w.browserWS, string(id))
-	if err != nil {
-		return nil, err
-	}
-	conn, c, err := dial(ctx, u)
+	mux, conn, c, err := w.openTab(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("cannot connect to tab: %w", err)
 	}
 	life, stop := context.WithCancel(context.Background())
-	t := &tab{id: id, conn: conn, c: c, stop: stop, changed: make(chan struct{})}
+	t := &tab{id: id, mux: mux, conn: conn, c: c, stop: stop, changed: make(chan struct{})}
 	fail := func(err error) (*tab, error) { stop(); _ = conn.Close(); return nil, err }
 	if err := w.intercept(life, c); err != nil {
 		return fail(err)

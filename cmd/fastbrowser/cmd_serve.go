@@ -82,7 +82,7 @@ func serveCommand(st *state) *cli.Command {
 func browserFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "browser", Usage: "Chromium executable to launch (default /usr/bin/chromium)"},
-		&cli.StringFlag{Name: "cdp-url", Usage: "attach to a running browser (http://host:port or ws://…/devtools/browser/…) instead of launching one"},
+		&cli.StringFlag{Name: "cdp-url", Usage: "attach to a running browser (http://host:port, or a browser websocket: ws://…/devtools/browser/…, Selenium Grid's ws://…/session/ID/se/cdp, browserless) instead of launching one"},
 		&cli.BoolFlag{Name: "headed", Usage: "show the browser window (default headless)"},
 	}
 }
@@ -116,11 +116,14 @@ func checkBrowserFlags(c *cli.Context) error {
 	switch u.Scheme {
 	case "http", "https":
 	case "ws", "wss":
-		if !strings.Contains(u.Path, "/devtools/browser/") {
-			return usageError("--cdp-url: a websocket URL must be a browser endpoint (ws://host:port/devtools/browser/ID)")
+		// Any path: Chromium's /devtools/browser/ID, Selenium Grid 4's /session/ID/se/cdp,
+		// browserless's /?token=…; the worker needs only that one browser websocket. Only a
+		// page's own websocket is known not to be one.
+		if strings.Contains(u.Path, "/devtools/page/") {
+			return usageError("--cdp-url: a page's websocket (/devtools/page/ID) is not a browser endpoint; give the browser's")
 		}
 	default:
-		return usageError("--cdp-url must be http(s)://host:port or ws(s)://host:port/devtools/browser/ID")
+		return usageError("--cdp-url must be http(s)://host:port or a ws(s):// browser websocket URL")
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ func workerCommand(st *state) *cli.Command {
 		Usage:     "speak protocol v1 on stdin/stdout for one browser context (started by the runtime, or by any parent process)",
 		UsageText: "fastbrowser worker --cdp-url URL [--allowed-origin ORIGIN ...]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "cdp-url", Required: true, Usage: "DevTools endpoint: http://host:port or ws://host:port/devtools/browser/ID"},
+			&cli.StringFlag{Name: "cdp-url", Required: true, Usage: "DevTools endpoint: http://host:port or a browser websocket URL (any path)"},
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default any http/https origin)"},
 			&cli.StringFlag{Name: "proxy-server", Usage: "route the worker's browser context through this HTTP proxy (http://127.0.0.1:PORT), loopback included"},
 			&cli.BoolFlag{Name: "default-context", Usage: "run in the browser's default context (a persistent profile's, whose cookies and storage outlast the session) instead of a new one; --proxy-server then does not apply"},

@@ -293,3 +293,22 @@ func TestSchemaCommand(t *testing.T) {
 		t.Fatalf("exit %d, %d bytes (want %d)", res.code, len(res.stdout), len(scenario.SchemaJSON))
 	}
 }
+
+// TestCDPURLAnyWebsocketPath: --cdp-url takes a browser websocket under any path (Selenium
+// Grid 4's /session/ID/se/cdp): the run starts and its scenario meets the endpoint (here
+// nothing listens: an error, exit 1), where a websocket outside /devtools/browser/ was a
+// usage error (exit 2). A URL that is no DevTools endpoint at all still is.
+func TestCDPURLAnyWebsocketPath(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	dir := t.TempDir()
+	f := writeScenario(t, dir, "grid.json", fmt.Sprintf(`{"version":1,"id":"grid","fixture":{"baseUrl":%q},
+  "operations":[{"op":"navigate","request":{"url":"/about"}}]}`, site.URL))
+	res := runCLI(t, nil, "run", "--cdp-url", "ws://127.0.0.1:1/session/abc/se/cdp", "--out", filepath.Join(dir, "out"), f)
+	if res.code != 1 || !strings.Contains(res.stdout, "ERROR") {
+		t.Fatalf("a grid websocket URL: exit %d, want 1 with the scenario in error\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if res := runCLI(t, nil, "run", "--cdp-url", "ftp://127.0.0.1:1/", "--out", filepath.Join(dir, "out2"), f); res.code != 2 {
+		t.Fatalf("ftp --cdp-url: exit %d, want 2 (%s)", res.code, res.stderr)
+	}
+}
