@@ -48,10 +48,7 @@ func BenchmarkScreenshot(b *testing.B) {
 		runtimeBytes, directBytes = int(res.Artifact.Bytes), len(shot.Data)
 	}
 	b.StopTimer()
-	mr, md := median(viaRuntime), median(direct)
-	b.ReportMetric(float64(mr.Microseconds()), "runtime-µs")
-	b.ReportMetric(float64(md.Microseconds()), "direct-µs")
-	b.ReportMetric(float64(mr)/float64(md), "ratio")
+	reportPair(b, viaRuntime, direct)
 	b.ReportMetric(float64(runtimeBytes), "runtime-png-bytes")
 	b.ReportMetric(float64(directBytes), "direct-png-bytes")
 }
