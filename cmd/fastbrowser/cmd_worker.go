@@ -25,7 +25,6 @@ func workerCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "egress-subresources", Value: "fail", Usage: "a refused subresource: \"fail\" ends the operation with egress_denied, \"report\" only reports it"},
 		},
 		Action: func(c *cli.Context) error {
-			tuneWorkerMemory(st)
 			sub := c.String("egress-subresources")
 			if sub != transport.SubresourcesFail && sub != transport.SubresourcesReport {
 				return usageError("--egress-subresources must be \"fail\" or \"report\"")
