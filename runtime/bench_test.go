@@ -55,6 +55,12 @@ func BenchmarkReadRoundTrip(b *testing.B) {
 		viaRuntime, direct = append(viaRuntime, t1.Sub(t0)), append(direct, time.Since(t1))
 	}
 	b.StopTimer()
+	reportPair(b, viaRuntime, direct)
+}
+
+// reportPair reports the medians of the runtime's and the direct path's alternated samples
+// and the ratio of the medians.
+func reportPair(b *testing.B, viaRuntime, direct []time.Duration) {
 	mr, md := median(viaRuntime), median(direct)
 	b.ReportMetric(float64(mr.Microseconds()), "runtime-µs")
 	b.ReportMetric(float64(md.Microseconds()), "direct-µs")

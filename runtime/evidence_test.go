@@ -22,7 +22,7 @@ import (
 // secretValue is typed from the environment; its every encoding must stay out of outputs.
 const secretValue = "S3cr3t-Tok&n<42>"
 
-func openWithEvidence(t *testing.T, site string, rules []transport.RedactionRule) (transport.Caller, *artifacts.Store) {
+func openWithEvidence(t testing.TB, site string, rules []transport.RedactionRule) (transport.Caller, *artifacts.Store) {
 	t.Helper()
 	return openWithEvidenceOrigins(t, []string{site}, rules)
 }
@@ -176,7 +176,7 @@ func mustJSONString(s string) string {
 }
 
 // openWithEvidenceOrigins is openWithEvidence for a session allowing several origins.
-func openWithEvidenceOrigins(t *testing.T, origins []string, rules []transport.RedactionRule) (transport.Caller, *artifacts.Store) {
+func openWithEvidenceOrigins(t testing.TB, origins []string, rules []transport.RedactionRule) (transport.Caller, *artifacts.Store) {
 	t.Helper()
 	store := evidenceStore(t, "evidence-test")
 	b, err := runtimetest.Browser()
@@ -190,7 +190,7 @@ func openWithEvidenceOrigins(t *testing.T, origins []string, rules []transport.R
 }
 
 // evidenceStore is a private evidence store for one test, closed with it.
-func evidenceStore(t *testing.T, owner string) *artifacts.Store {
+func evidenceStore(t testing.TB, owner string) *artifacts.Store {
 	t.Helper()
 	store, err := artifacts.Open(filepath.Join(t.TempDir(), "artifacts"), owner)
 	if err != nil {
