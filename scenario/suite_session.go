@@ -47,6 +47,8 @@ func (s *Suite) attemptEnv(l *Loaded, k int, ahead *aheadSession) Env {
 					}
 					ss := rt.(*suiteSession)
 					ss.openedAhead = ahead.openMs
+					release := ss.release
+					ss.release = func() { release(); ahead.cancel() } // its open's context ends with it
 					s.ahead.fill()
 					return ss, nil
 				}
