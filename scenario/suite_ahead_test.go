@@ -101,7 +101,19 @@ func TestLookAheadOpensTheNextSessionWhileOneRuns(t *testing.T) {
 		load(t, aheadDoc("second", site.URL, []string{site.URL, marker}, navigateOp("/"), assertOp("titleContains", "Fixture"))),
 		load(t, aheadDoc("third", site.URL, nil, navigateOp("/"))),
 	}
-	s := suiteOf(t, loaded, 1, nil)
+	rep := runPassing(t, loaded, 1)
+	if first, second := rep.Scenarios[0], rep.Scenarios[1]; first.SessionOpenedAheadMs != 0 || second.SessionOpenedAheadMs <= 0 || !hasEventOf(second, "runtime", "open", "ok") {
+		t.Errorf("opened ahead: first %d ms, second %d ms with events %+v; want only the second's", first.SessionOpenedAheadMs, second.SessionOpenedAheadMs, second.Events)
+	}
+	if left := workersNaming(marker); len(left) != 0 {
+		t.Errorf("scenario 2's worker outlived the run: %v", left)
+	}
+}
+
+// runPassing runs loaded in a suite of its own at jobs and expects every scenario to pass.
+func runPassing(t *testing.T, loaded []*Loaded, jobs int) *Report {
+	t.Helper()
+	s := suiteOf(t, loaded, jobs, nil)
 	defer s.Close()
 	rep := s.Run(context.Background())
 	for _, sr := range rep.Scenarios {
@@ -109,12 +121,7 @@ func TestLookAheadOpensTheNextSessionWhileOneRuns(t *testing.T) {
 			t.Errorf("%s: %s %+v %+v", sr.ID, sr.Status, sr.Error, sr.Operations)
 		}
 	}
-	if first, second := rep.Scenarios[0], rep.Scenarios[1]; first.SessionOpenedAheadMs != 0 || second.SessionOpenedAheadMs <= 0 || !hasEventOf(second, "runtime", "open", "ok") {
-		t.Errorf("opened ahead: first %d ms, second %d ms with events %+v; want only the second's", first.SessionOpenedAheadMs, second.SessionOpenedAheadMs, second.Events)
-	}
-	if left := workersNaming(marker); len(left) != 0 {
-		t.Errorf("scenario 2's worker outlived the run: %v", left)
-	}
+	return rep
 }
 
 func liveNow(s *Suite) int {
@@ -213,14 +220,7 @@ func TestLookAheadIsolation(t *testing.T) {
 			navigateOp("/set"), navigateOp("/check"), assertOp("textContains", "cookie:yes"), assertOp("title", "storage:1"))),
 		load(t, aheadDoc("reader", site.URL, []string{site.URL, marker}, navigateOp("/check"), assertOp("textContains", "cookie:no"), assertOp("title", "storage:none"))),
 	}
-	s := suiteOf(t, loaded, 1, nil)
-	defer s.Close()
-	rep := s.Run(context.Background())
-	for _, sr := range rep.Scenarios {
-		if sr.Status != StatusPassed {
-			t.Errorf("%s: %s %+v %+v", sr.ID, sr.Status, sr.Error, sr.Operations)
-		}
-	}
+	rep := runPassing(t, loaded, 1)
 	if rep.Scenarios[1].SessionOpenedAheadMs <= 0 {
 		t.Errorf("the reader's session was not opened ahead")
 	}
