@@ -262,3 +262,63 @@ func TestLookAheadRetryOpensFresh(t *testing.T) {
 		t.Errorf("attempt 2 relaunched the browser: %+v", sr.Attempts[1].Events)
 	}
 }
+
+// staleSession is a fault injected into the look-ahead: a session whose browser or worker
+// died while it waited (Stale), counting its closes.
+type staleSession struct {
+	Session
+	stale  bool
+	closes atomic.Int32
+}
+
+func (f *staleSession) Stale() bool  { return f.stale }
+func (f *staleSession) Close() error { f.closes.Add(1); return nil }
+
+// TestLookAheadTakesOnlyUsable: a session opened ahead is handed over only when it is usable;
+// one whose browser died since (Stale, or a crash some session noted after its open began)
+// is closed instead, and the scenario opens its own; one that was never taken is closed
+// once at the end.
+func TestLookAheadTakesOnlyUsable(t *testing.T) {
+	a := []*Loaded{{File: &File{ID: "one"}}, {File: &File{ID: "two"}}}
+	for _, c := range []struct {
+		name          string
+		stale, crash  bool
+		take, skipped bool
+		want          bool // taken
+	}{
+		{"usable", false, false, true, false, true},
+		{"its browser or worker exited", true, false, true, false, false},
+		{"a crash was noted since its open began", false, true, true, false, false},
+		{"its scenario was skipped", false, false, false, true, false},
+		{"the run ended", false, false, false, false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sess := &staleSession{stale: c.stale}
+			la := newLookAhead(context.Background(), a, func(context.Context, *Loaded, *aheadSession) (Session, error) { return sess, nil })
+			la.starting(a[0])
+			la.fill()
+			if c.crash {
+				la.crashed()
+			}
+			var got Session
+			if c.take {
+				p := la.starting(a[1])
+				if p == nil {
+					t.Fatal("nothing was opened ahead for scenario two")
+				}
+				got = p.take(context.Background(), la)
+				p.discard()
+			}
+			if c.skipped {
+				la.skipped(a[1])
+			}
+			la.end()
+			if taken := got != nil; taken != c.want {
+				t.Errorf("taken %v, want %v", taken, c.want)
+			}
+			if want := map[bool]int32{true: 0, false: 1}[c.want]; sess.closes.Load() != want {
+				t.Errorf("closed %d times, want %d", sess.closes.Load(), want)
+			}
+		})
+	}
+}
