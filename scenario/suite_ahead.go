@@ -135,14 +135,20 @@ func (a *lookAhead) crashed() {
 	a.mu.Unlock()
 }
 
-// take waits for the session opened ahead (bounded by the scenario's ctx) and returns it
-// when it is usable: opened, in a browser nobody found dead since, with a live worker and
-// browser. Otherwise it closes it and returns nil: the scenario opens one as it always did.
-func (p *aheadSession) take(ctx context.Context, a *lookAhead) Session {
+// take waits for the session opened ahead (bounded by the scenario's ctx), hands the events
+// of its open (a relaunch) to event, and returns it when it is usable: opened, in a browser
+// nobody found dead since, with a live worker and browser. Otherwise it closes it and returns
+// nil: the scenario opens one as it always did.
+func (p *aheadSession) take(ctx context.Context, a *lookAhead, event func(kind, name, status string)) Session {
 	select {
 	case <-p.done:
 	case <-ctx.Done():
 		return nil
+	}
+	for _, e := range p.events {
+		if event != nil {
+			event(e.Kind, e.Name, e.Status)
+		}
 	}
 	if p.err != nil || p.rt == nil {
 		return nil

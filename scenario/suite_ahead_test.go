@@ -306,7 +306,7 @@ func TestLookAheadTakesOnlyUsable(t *testing.T) {
 				if p == nil {
 					t.Fatal("nothing was opened ahead for scenario two")
 				}
-				got = p.take(context.Background(), la)
+				got = p.take(context.Background(), la, func(string, string, string) {})
 				p.discard()
 			}
 			if c.skipped {

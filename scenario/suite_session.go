@@ -41,10 +41,7 @@ func (s *Suite) attemptEnv(l *Loaded, k int, ahead *aheadSession) Env {
 					"the artifact store %s cannot be opened: %s", s.stores.root, artifacts.Cause(storeErr))
 			}
 			if ahead != nil {
-				if rt := ahead.take(ctx, s.ahead); rt != nil {
-					for _, e := range ahead.events {
-						spec.Event(e.Kind, e.Name, e.Status) // a relaunch its open caused
-					}
+				if rt := ahead.take(ctx, s.ahead, spec.Event); rt != nil {
 					ss := rt.(*suiteSession)
 					ss.openedAhead = ahead.openMs
 					release := ss.release
