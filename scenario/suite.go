@@ -25,6 +25,9 @@ type SuiteOptions struct {
 	// FailFast starts no scenario after one did not pass; those are reported skipped. Only a
 	// scenario's final outcome counts: an attempt that is retried does not stop the run.
 	FailFast bool
+	// SerialOpen opens each scenario's session when it gets to it, as before the look-ahead
+	// (`run --open-ahead=false`): for comparing the two, and a way back.
+	SerialOpen bool
 	// Retries runs a scenario that failed or errored again from the start (hooks, managed
 	// server, a fresh browser session), up to Retries more times (0 to budgets.RunRetries);
 	// passing on a retry is StatusFlaky. Run only: RunOne (replay) runs once.
@@ -127,7 +130,9 @@ func NewSuite(loaded []*Loaded, opts SuiteOptions) (*Suite, error) {
 // returns.
 func (s *Suite) Run(ctx context.Context) *Report {
 	defer s.servers.stopAll()
-	s.ahead = newLookAhead(ctx, s.loaded, s.openAhead)
+	if !s.opts.SerialOpen {
+		s.ahead = newLookAhead(ctx, s.loaded, s.openAhead)
+	}
 	reports := runPool(ctx, s.loaded, pool{jobs: s.opts.Jobs, failFast: s.opts.FailFast, turns: s.servers.turns,
 		run: func(l *Loaded) ScenarioReport {
 			ahead := s.ahead.starting(l)

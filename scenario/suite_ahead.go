@@ -91,6 +91,9 @@ func (a *lookAhead) fill() {
 // starting marks l started and hands it the session opened ahead for it, if any (nil:
 // none). The scenario then owns it: it takes it (take) or closes it (discard).
 func (a *lookAhead) starting(l *Loaded) *aheadSession {
+	if a == nil {
+		return nil
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.started[l] = true
@@ -105,6 +108,9 @@ func (a *lookAhead) starting(l *Loaded) *aheadSession {
 // skipped marks l as never to run, and closes the session opened ahead for it. The slot is
 // free again only once that session is closed: the bound counts it until then.
 func (a *lookAhead) skipped(l *Loaded) {
+	if a == nil {
+		return
+	}
 	a.mu.Lock()
 	a.started[l] = true
 	p := a.next
@@ -183,6 +189,9 @@ func (p *aheadSession) discard() {
 // discard in flight: when it returns, every session the look-ahead opened and nobody took is
 // closed.
 func (a *lookAhead) end() {
+	if a == nil {
+		return
+	}
 	a.mu.Lock()
 	a.ended = true
 	p := a.next
