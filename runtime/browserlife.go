@@ -48,3 +48,11 @@ func (r *Runtime) browserDied(op transport.Operation, err error) error {
 	}
 	return err
 }
+
+// Stale reports whether the session can no longer serve a call, seen from outside without
+// making one: its worker exited, or the launched browser it runs in did. `run` asks it of a
+// session opened ahead before handing it to its scenario. An attached browser's death only
+// shows in a call (the session's Options.OnBrowserCrash hears of it).
+func (r *Runtime) Stale() bool {
+	return r.worker.proc.Exited() || (r.launched != nil && r.launched.Exited())
+}

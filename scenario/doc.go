@@ -8,7 +8,9 @@
 // with different ones (ServerPlan), fail-fast, retries of a scenario that did not pass — whole
 // attempts, never one operation; shards and grep select what it gets), one browser for
 // the run from a runtime.Allocator (launched on the first open and relaunched after a crash,
-// or attached), a session and an artifact store per scenario, and reports in input order.
+// or attached), a session and an artifact store per scenario — the next scenario's session
+// opened while the running ones run (suite_ahead.go: at most jobs+1 live, never shared) —
+// and reports in input order.
 // The CLI only wires flags to it and prints and writes what it returns.
 //
 // Only what opens a session needs Chromium: parsing, validation, the schema, the step

@@ -60,6 +60,10 @@ type ScenarioReport struct {
 	Model      *ModelInfo `json:"model,omitempty"`
 	Status     string     `json:"status"`
 	DurationMs int64      `json:"durationMs"`
+	// SessionOpenedAheadMs is how long opening the scenario's browser session took when
+	// `run` opened it ahead, while earlier scenarios ran (absent: the scenario opened its
+	// own). That time is before the scenario started, so it is not part of DurationMs.
+	SessionOpenedAheadMs int64 `json:"sessionOpenedAheadMs,omitempty"`
 	// SkipReason says why a skipped scenario never started (--fail-fast after a failure, an
 	// interrupted run).
 	SkipReason string `json:"skipReason,omitempty"`
@@ -83,10 +87,13 @@ type ScenarioReport struct {
 // operation that failed (with its error and evidence) or the scenario error, and its
 // diagnostics. Each attempt's artifacts are in a directory of their own (AttemptRunDir).
 type Attempt struct {
-	Attempt    int     `json:"attempt"` // 1 is the first run
-	Status     string  `json:"status"`  // passed, failed, error or interrupted
-	DurationMs int64   `json:"durationMs"`
-	Events     []Event `json:"events"`
+	Attempt    int    `json:"attempt"` // 1 is the first run
+	Status     string `json:"status"`  // passed, failed, error or interrupted
+	DurationMs int64  `json:"durationMs"`
+	// SessionOpenedAheadMs: see ScenarioReport (only a first attempt's session is opened
+	// ahead).
+	SessionOpenedAheadMs int64   `json:"sessionOpenedAheadMs,omitempty"`
+	Events               []Event `json:"events"`
 	// Operation is the attempt's failed operation as the scenario's operations list it.
 	Operation   *OperationReport          `json:"operation,omitempty"`
 	Error       *transport.OperationError `json:"error,omitempty"`

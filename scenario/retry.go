@@ -11,20 +11,22 @@ import (
 // interrupted or whose run was cancelled. attempt runs attempt k (1 is the first).
 //
 // One attempt gives its report as it is. More give the last attempt's report, with status
-// flaky when it passed, the duration of all attempts, and every attempt listed in Attempts.
+// flaky when it passed, the duration (and session time opened ahead) of all attempts, and
+// every attempt listed in Attempts.
 func runAttempts(ctx context.Context, retries int, attempt func(k int) ScenarioReport) ScenarioReport {
 	var attempts []Attempt
-	var total int64
+	var total, ahead int64
 	for k := 1; ; k++ {
 		sr := attempt(k)
 		total += sr.DurationMs
+		ahead += sr.SessionOpenedAheadMs
 		last := k > retries || !retryable(sr.Status) || ctx.Err() != nil
 		if k == 1 && last {
 			return sr
 		}
 		attempts = append(attempts, attemptOf(k, &sr))
 		if last {
-			sr.Attempts, sr.DurationMs = attempts, total
+			sr.Attempts, sr.DurationMs, sr.SessionOpenedAheadMs = attempts, total, ahead
 			if sr.Status == StatusPassed {
 				sr.Status = StatusFlaky
 			}
@@ -39,7 +41,7 @@ func retryable(status string) bool { return status == StatusFailed || status == 
 
 // attemptOf keeps what one attempt's report says about its outcome.
 func attemptOf(k int, sr *ScenarioReport) Attempt {
-	a := Attempt{Attempt: k, Status: sr.Status, DurationMs: sr.DurationMs, Events: sr.Events, Error: sr.Error, Diagnostics: sr.Diagnostics}
+	a := Attempt{Attempt: k, Status: sr.Status, DurationMs: sr.DurationMs, SessionOpenedAheadMs: sr.SessionOpenedAheadMs, Events: sr.Events, Error: sr.Error, Diagnostics: sr.Diagnostics}
 	for i := range sr.Operations {
 		if sr.Operations[i].Status == StatusFailed {
 			op := sr.Operations[i]

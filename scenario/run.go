@@ -233,6 +233,9 @@ func (s *runState) body(ctx context.Context, server **fixtureServer, rt *Session
 		return budgetOr(ctx, err)
 	}
 	*rt = r
+	if a, ok := r.(interface{ openedAheadMs() int64 }); ok {
+		s.rep.SessionOpenedAheadMs = a.openedAheadMs()
+	}
 	s.rep.Enforcement = r.Enforcement()
 	s.event("runtime", "open", "ok")
 	return s.operations(ctx, r)

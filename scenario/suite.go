@@ -25,6 +25,9 @@ type SuiteOptions struct {
 	// FailFast starts no scenario after one did not pass; those are reported skipped. Only a
 	// scenario's final outcome counts: an attempt that is retried does not stop the run.
 	FailFast bool
+	// SerialOpen opens each scenario's session when it gets to it, as before the look-ahead
+	// (`run --open-ahead=false`): for comparing the two, and a way back.
+	SerialOpen bool
 	// Retries runs a scenario that failed or errored again from the start (hooks, managed
 	// server, a fresh browser session), up to Retries more times (0 to budgets.RunRetries);
 	// passing on a retry is StatusFlaky. Run only: RunOne (replay) runs once.
@@ -81,6 +84,10 @@ type Suite struct {
 	// keptOpen: a scenario was held open by KeepOpen, so the interrupt that ended the wait
 	// does not make the run interrupted.
 	keptOpen atomic.Bool
+	// ahead opens the next scenario's session while scenarios run (Run only; nil in RunOne).
+	ahead *lookAhead
+	// live counts the sessions open or opening (tests read its peak).
+	live liveSessions
 }
 
 // NewSuite prepares a run of loaded, in that order, and registers every secret they name
@@ -116,22 +123,41 @@ func NewSuite(loaded []*Loaded, opts SuiteOptions) (*Suite, error) {
 
 // Run runs the suite's scenarios, up to Jobs at a time, hands each report to Emit in input
 // order, and returns the run's report. Every shared server is stopped before it returns.
+//
+// While scenarios run, the session of the next one to start is opened ahead (lookAhead): at
+// most Jobs+1 sessions are live, each scenario's first attempt runs in a session opened for
+// it alone, and every session opened ahead that no scenario took is closed before Run
+// returns.
 func (s *Suite) Run(ctx context.Context) *Report {
 	defer s.servers.stopAll()
-	return s.finish(ctx, runPool(ctx, s.loaded, pool{jobs: s.opts.Jobs, failFast: s.opts.FailFast, turns: s.servers.turns,
+	if !s.opts.SerialOpen {
+		s.ahead = newLookAhead(ctx, s.loaded, s.openAhead)
+	}
+	reports := runPool(ctx, s.loaded, pool{jobs: s.opts.Jobs, failFast: s.opts.FailFast, turns: s.servers.turns,
 		run: func(l *Loaded) ScenarioReport {
+			ahead := s.ahead.starting(l)
 			var began time.Time
 			sr := runAttempts(ctx, s.opts.Retries, func(k int) ScenarioReport {
 				began = time.Now()
-				return Run(ctx, l, s.attemptEnv(l, k))
+				if k > 1 {
+					ahead.discard() // a retry opens a fresh session
+					ahead = nil
+				}
+				return Run(ctx, l, s.attemptEnv(l, k, ahead))
 			})
+			ahead.discard() // not taken: its hooks or server failed first
 			// A shared server outlives the attempts; its last user stops it.
 			s.servers.release(l, &sr, began)
 			return sr
 		},
-		emit:    s.emit,
-		skipped: func(l *Loaded) { s.servers.release(l, nil, time.Time{}) },
-	}))
+		emit: s.emit,
+		skipped: func(l *Loaded) {
+			s.ahead.skipped(l)
+			s.servers.release(l, nil, time.Time{})
+		},
+	})
+	s.ahead.end()
+	return s.finish(ctx, reports)
 }
 
 // RunOne runs l at once, alone and outside the schedule (replay: a Ctrl-C before it starts

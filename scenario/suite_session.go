@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/runtime"
@@ -18,13 +19,14 @@ func allocators(o runtime.Options) (browser, browserUDP *runtime.Allocator) {
 	return runtime.NewLaunchAllocator(runtime.LaunchOptions(o, false)), runtime.NewLaunchAllocator(runtime.LaunchOptions(o, true))
 }
 
-// env is the runner environment of a scenario's first attempt.
-func (s *Suite) env(l *Loaded) Env { return s.attemptEnv(l, 1) }
+// env is the runner environment of a scenario's first attempt, with no session opened ahead.
+func (s *Suite) env(l *Loaded) Env { return s.attemptEnv(l, 1, nil) }
 
 // attemptEnv is one attempt's runner environment: its own worker, browser context and
 // artifact store (evidence, and the hook and server logs), in the run's browser; a retry's
-// artifacts go to a directory of their own (AttemptRunDir).
-func (s *Suite) attemptEnv(l *Loaded, k int) Env {
+// artifacts go to a directory of their own (AttemptRunDir). ahead, when set, is the session
+// opened ahead for the attempt (the first one's only): its Open takes it when it is usable.
+func (s *Suite) attemptEnv(l *Loaded, k int, ahead *aheadSession) Env {
 	store, storeErr := s.stores.forScenario(l.ID)
 	runDir := AttemptRunDir(s.rep.RunID, k)
 	env := Env{
@@ -38,7 +40,21 @@ func (s *Suite) attemptEnv(l *Loaded, k int) Env {
 				return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeInternal, transport.RetryNever, transport.NotAttempted,
 					"the artifact store %s cannot be opened: %s", s.stores.root, artifacts.Cause(storeErr))
 			}
-			return s.open(ctx, spec, store, runDir)
+			if ahead != nil {
+				if rt := ahead.take(ctx, s.ahead, spec.Event); rt != nil {
+					ss := rt.(*suiteSession)
+					ss.openedAhead = ahead.openMs
+					release := ss.release
+					ss.release = func() { release(); ahead.cancel() } // its open's context ends with it
+					s.ahead.fill()
+					return ss, nil
+				}
+			}
+			rt, err := s.open(ctx, spec, store, runDir)
+			if err == nil {
+				s.ahead.fill()
+			}
+			return rt, err
 		},
 	}
 	env.shared = s.servers.shared[l]
@@ -48,8 +64,21 @@ func (s *Suite) attemptEnv(l *Loaded, k int) Env {
 	return env
 }
 
+// openAhead opens l's session for its first attempt before it starts (lookAhead); a
+// relaunch it causes is kept on p for the scenario's report.
+func (s *Suite) openAhead(ctx context.Context, l *Loaded, p *aheadSession) (Session, error) {
+	store, err := s.stores.forScenario(l.ID)
+	if err != nil {
+		return nil, err // the scenario's own Open says so
+	}
+	spec := l.sessionSpec()
+	spec.Event = p.event
+	return s.open(ctx, spec, store, AttemptRunDir(s.rep.RunID, 1))
+}
+
 // open starts one scenario's session in the run's browser, one open at a time; its failure
-// evidence goes to store under runDir.
+// evidence goes to store under runDir. The session counts as live from the start of its
+// open to the end of its Close.
 func (s *Suite) open(ctx context.Context, spec SessionSpec, store *artifacts.Store, runDir string) (Session, error) {
 	opts := s.opts.Session
 	opts.AllowedOrigins = spec.Origins
@@ -63,19 +92,75 @@ func (s *Suite) open(ctx context.Context, spec SessionSpec, store *artifacts.Sto
 		opts.Allocator = s.browserUDP
 	}
 	opts.OnRelaunch = func(rl runtime.Relaunch) { s.relaunched(rl, spec.Event) }
+	onCrash := opts.OnBrowserCrash
+	opts.OnBrowserCrash = func() {
+		s.ahead.crashed() // what was opened ahead in that browser is stale
+		if onCrash != nil {
+			onCrash()
+		}
+	}
+	release := s.live.add()
 	select {
 	case s.opening <- struct{}{}:
 	case <-ctx.Done():
+		release()
 		return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeCancelled, transport.RetrySafe, transport.NotAttempted,
 			"the scenario ended while waiting to open its browser session")
 	}
 	rt, err := runtime.Open(ctx, opts)
 	<-s.opening
 	if err != nil {
+		release()
 		return nil, err
 	}
 	s.version.Do(func() { s.rep.Browser.Version = rt.BrowserVersion() })
-	return rt, nil
+	return &suiteSession{Runtime: rt, release: release}, nil
+}
+
+// suiteSession is a session of the suite's: a runtime that stops counting as live once
+// closed, and says how long opening it ahead took (0: opened by its scenario).
+type suiteSession struct {
+	*runtime.Runtime
+	release     func()
+	once        sync.Once
+	openedAhead int64
+}
+
+func (ss *suiteSession) Close() error {
+	err := ss.Runtime.Close()
+	ss.once.Do(ss.release)
+	return err
+}
+
+func (ss *suiteSession) openedAheadMs() int64 { return ss.openedAhead }
+
+// liveSessions counts the suite's sessions from the start of their open to the end of their
+// close, and the most there ever were at once (the look-ahead's bound is Jobs+1).
+type liveSessions struct {
+	mu         sync.Mutex
+	live, peak int
+}
+
+// add counts one more session; the func it returns uncounts it, once.
+func (c *liveSessions) add() func() {
+	c.mu.Lock()
+	c.live++
+	c.peak = max(c.peak, c.live)
+	c.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			c.live--
+			c.mu.Unlock()
+		})
+	}
+}
+
+func (c *liveSessions) peakLive() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.peak
 }
 
 // relaunched records that opening a scenario's session replaced the run's dead browser: the

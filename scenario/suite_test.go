@@ -47,7 +47,7 @@ func TestSuiteSessionsOwnTheirBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rt := sess.(*runtime.Runtime)
+		rt := sess.(*suiteSession).Runtime
 		if rt.Attached() {
 			t.Errorf("%s: a session in the suite's launched browser says it is attached", l.ID)
 		}

@@ -21,7 +21,7 @@ func runCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:  "run",
 		Usage: "run scenario files; write DIR/report.json, DIR/junit.xml, DIR/report.html (exit 0 passed or flaky, 1 failed or error, 2 invalid input, 130 interrupted)",
-		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--retries N] [--config FILE] [--base-url URL [--readiness-url URL]]\n" +
+		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--retries N] [--open-ahead=false] [--config FILE] [--base-url URL [--readiness-url URL]]\n" +
 			"                [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]\n" +
 			"                [--browser PATH | --cdp-url URL] [--headed] [--artifacts-mode private|group] [--json] FILE|DIR...",
 		Flags: append(append(browserFlags(),
@@ -30,6 +30,7 @@ func runCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "shard", Usage: "run only share `i/n` of the files (deterministic: every i-th of the sorted list), for CI matrix jobs"},
 			&cli.StringFlag{Name: "grep", Usage: "run only scenarios whose id matches `RE` (Go regexp)"},
 			&cli.BoolFlag{Name: "fail-fast", Usage: "start no scenario after one failed (those are reported skipped)"},
+			&cli.BoolFlag{Name: "open-ahead", Value: true, Usage: "open the next scenario's browser session while scenarios run (--open-ahead=false: each scenario opens its own when it starts)"},
 			&cli.IntFlag{Name: "retries", Usage: "run a scenario that failed or errored again from the start, in a fresh browser context, up to `N` more times (at most " +
 				strconv.Itoa(budgets.RunRetries) + "); passing on a retry is \"flaky\", which exits 0"},
 			&cli.StringFlag{Name: "base-url", Usage: "the site under test is already running at `URL`: every scenario uses it in external mode (no managed server)"},
@@ -135,7 +136,7 @@ func settingsOf(c *cli.Context, cfg *scenario.RunConfig) runSettings {
 func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string, mode artifacts.Mode, rs runSettings) error {
 	ro := newRunOutput(st, mode)
 	defer ro.flush()
-	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: rs.jobs, FailFast: c.Bool("fail-fast"), Retries: rs.retries,
+	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: rs.jobs, FailFast: c.Bool("fail-fast"), Retries: rs.retries, SerialOpen: !c.Bool("open-ahead"),
 		Emit: func(sr scenario.ScenarioReport) {
 			if !c.Bool("json") {
 				printScenario(ro.st, sr, filepath.Join(out, "artifacts"))
