@@ -1,6 +1,9 @@
 package chromium
 
-import "os"
+import (
+	"os"
+	"strings"
+)
 
 // args is Chromium's command line for a fresh profile. Each flag keeps a closed-network,
 // root-in-a-container launch quiet and predictable (see CDP-NOTES.md "Connecting").
@@ -22,9 +25,7 @@ func args(opts Options, profile string) []string {
 		"--disable-background-networking",
 		"--disable-component-update",
 		"--disable-sync",
-		// Form pages make Chromium ask Google's autofill service about their fields, through
-		// the context's proxy; on a closed network that is noise refused as egress.
-		"--disable-features=AutofillServerCommunication",
+		"--disable-features="+strings.Join(disabledFeatures, ","),
 		"--disable-extensions",
 		"--mute-audio",
 		"--remote-debugging-port=0", // the kernel picks a free port; we read it from stderr
@@ -35,4 +36,21 @@ func args(opts Options, profile string) []string {
 		"--no-startup-window",
 	)
 	return append(a, opts.ExtraArgs...)
+}
+
+// disabledFeatures are Chromium features off in every browser we launch. An unknown name is
+// ignored by Chromium, so a feature a later version renames costs nothing but its saving.
+var disabledFeatures = []string{
+	// Form pages make Chromium ask Google's autofill service about their fields, through
+	// the context's proxy; on a closed network that is noise refused as egress.
+	"AutofillServerCommunication",
+	// Each browser context's first tab opens a window, and for every window Chromium 156
+	// preloads two WebUI omnibox popups (chrome://omnibox-popup.top-chrome/), each in a
+	// renderer of its own; and after every navigation it starts a spare renderer for the
+	// next one, which a new context (another storage partition) cannot use. Headless has no
+	// omnibox, and each scenario has its own context: these were two of every three renderers
+	// a session started, and about 60% of a 20-scenario run's CPU (TestOneRendererPerContext).
+	"WebUIOmniboxPopup",
+	"WebUIOmniboxAimPopup",
+	"SpareRendererForSitePerProcess",
 }
