@@ -36,7 +36,8 @@ func (w *Worker) observe(ctx context.Context, t *tab, r *transport.Observe, _ po
 	// title with the new page's tree: the look is taken again, within the same budget.
 	var info struct {
 		pageText
-		Status int `json:"status"` // the committed document's own (0: unknown)
+		Status int     `json:"status"` // the committed document's own (0: unknown)
+		Stamp  float64 `json:"stamp"`  // the document's performance.timeOrigin: its identity
 	}
 	var loader string
 	var frames []outline.Frame
@@ -45,7 +46,7 @@ func (w *Worker) observe(ctx context.Context, t *tab, r *transport.Observe, _ po
 		t.mu.Lock()
 		loader = t.loader
 		t.mu.Unlock()
-		if err := w.evaluate(ctx, t, documentInfoScript, &info); err != nil {
+		if err := w.evaluate(ctx, t, observeInfoScript, &info); err != nil {
 			if swapped(ctx, err, &swaps) {
 				attempt--
 				continue
@@ -63,11 +64,26 @@ func (w *Worker) observe(ctx context.Context, t *tab, r *transport.Observe, _ po
 			}
 			return nil, w.cdpFailure(transport.OpObserve, transport.NotAttempted, err)
 		}
+		// The tab's loader moves when Chromium's frameNavigated event has been handled, which
+		// can be after the tree was read: the document's own stamp, read again, says whether
+		// the page info and the tree are of one document.
+		var stamp float64
+		if err := w.evaluate(ctx, t, documentStampScript, &stamp); err != nil {
+			if swapped(ctx, err, &swaps) {
+				attempt--
+				continue
+			}
+			return nil, w.cdpFailure(transport.OpObserve, transport.NotAttempted, err)
+		}
 		t.mu.Lock()
-		same := t.loader == loader
+		same := t.loader == loader && stamp == info.Stamp
 		t.mu.Unlock()
-		if same || attempt == budgets.ObserveRetakes || ctx.Err() != nil {
+		if same {
 			break
+		}
+		if attempt == budgets.ObserveRetakes || ctx.Err() != nil {
+			return nil, transport.NewError(transport.OpObserve, transport.PhaseExecute, transport.CodeStaleDocument, transport.RetrySafe, transport.NotAttempted,
+				"the page replaced its document while it was read, %d times; no look described one document", budgets.ObserveRetakes+1)
 		}
 	}
 	t.mu.Lock()
@@ -260,3 +276,13 @@ func swapped(ctx context.Context, err error, swaps *int) bool {
 		return false
 	}
 }
+
+// observeInfoScript is documentInfoScript with the document's time origin, which differs for
+// every document a tab loads (a reload of the same URL included).
+const observeInfoScript = `(() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  return {url: location.href, title: document.title, status: (nav && nav.responseStatus) || 0, stamp: performance.timeOrigin};
+})()`
+
+// documentStampScript reads the current document's time origin (observeInfoScript's stamp).
+const documentStampScript = `performance.timeOrigin`
