@@ -38,6 +38,11 @@ type Env struct {
 	RunID string
 	// Scrub masks secrets in the diagnostics before they are stored (nil: as they are).
 	Scrub func([]byte) []byte
+	// OperationsEnded, when set, is called once the operations ended, if all that is left
+	// is closing the browser session: no BeforeClose, no cleanup hook and no server of its
+	// own to stop. A Suite starts the next scenario then, while this one's session closes
+	// (its report still waits for the close and says how it went).
+	OperationsEnded func()
 	// shared, set by a Suite, is the run's instance of the scenario's managed server: the
 	// scenario uses it instead of starting its own, and never stops it (its last user does).
 	shared *sharedServer
@@ -112,6 +117,10 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 	// Only an interrupt before the operations ended makes the scenario interrupted: the
 	// Ctrl-C that ends a BeforeClose wait (replay --keep-open) changes no outcome.
 	interrupted := ctx.Err() != nil
+
+	if env.OperationsEnded != nil && env.BeforeClose == nil && (l.Hooks == nil || l.Hooks.Cleanup == nil) && (server == nil || server.proc == nil) {
+		env.OperationsEnded()
+	}
 
 	// finally: every step runs, each bounded on its own, and errors are collected without
 	// replacing the first one.

@@ -131,10 +131,10 @@ func NewSuite(loaded []*Loaded, opts SuiteOptions) (*Suite, error) {
 func (s *Suite) Run(ctx context.Context) *Report {
 	defer s.servers.stopAll()
 	if !s.opts.SerialOpen {
-		s.ahead = newLookAhead(ctx, s.loaded, s.openAhead)
+		s.ahead = newLookAhead(ctx, s.loaded, s.openAhead, s.aheadRoom)
 	}
 	reports := runPool(ctx, s.loaded, pool{jobs: s.opts.Jobs, failFast: s.opts.FailFast, turns: s.servers.turns,
-		run: func(l *Loaded) ScenarioReport {
+		run: func(l *Loaded, free func()) ScenarioReport {
 			ahead := s.ahead.starting(l)
 			var began time.Time
 			sr := runAttempts(ctx, s.opts.Retries, func(k int) ScenarioReport {
@@ -143,7 +143,14 @@ func (s *Suite) Run(ctx context.Context) *Report {
 					ahead.discard() // a retry opens a fresh session
 					ahead = nil
 				}
-				return Run(ctx, l, s.attemptEnv(l, k, ahead))
+				env := s.attemptEnv(l, k, ahead)
+				// When nothing can follow from its outcome (no retry; no --fail-fast, which
+				// must see the close's outcome too), the next scenario starts while this
+				// one's session closes.
+				if s.opts.Retries == 0 && !s.opts.FailFast {
+					env.OperationsEnded = free
+				}
+				return Run(ctx, l, env)
 			})
 			ahead.discard() // not taken: its hooks or server failed first
 			// A shared server outlives the attempts; its last user stops it.

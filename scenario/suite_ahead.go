@@ -21,6 +21,7 @@ import (
 type lookAhead struct {
 	ctx     context.Context // the run's: an interrupt cancels opens in flight
 	open    func(ctx context.Context, l *Loaded, p *aheadSession) (Session, error)
+	room    func() (counted func(), ok bool) // counts one more live session if the bound allows
 	mu      sync.Mutex
 	order   []*Loaded
 	started map[*Loaded]bool // run or skipped: nothing is opened ahead for it any more
@@ -33,6 +34,7 @@ type lookAhead struct {
 // aheadSession is one session opened ahead for scenario l.
 type aheadSession struct {
 	l       *Loaded
+	counted func() // uncounts it from the live sessions (once; the session's close does)
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the open returned; then rt, err and openMs are set
 	rt      Session
@@ -44,8 +46,8 @@ type aheadSession struct {
 	closed  sync.Once
 }
 
-func newLookAhead(ctx context.Context, loaded []*Loaded, open func(context.Context, *Loaded, *aheadSession) (Session, error)) *lookAhead {
-	return &lookAhead{ctx: ctx, open: open, order: loaded, started: map[*Loaded]bool{}}
+func newLookAhead(ctx context.Context, loaded []*Loaded, open func(context.Context, *Loaded, *aheadSession) (Session, error), room func() (func(), bool)) *lookAhead {
+	return &lookAhead{ctx: ctx, open: open, room: room, order: loaded, started: map[*Loaded]bool{}}
 }
 
 // event records a lifecycle event of the open (a relaunch) for the scenario's report.
@@ -75,8 +77,12 @@ func (a *lookAhead) fill() {
 	if l == nil {
 		return
 	}
+	counted, ok := a.room()
+	if !ok {
+		return // a session closing still counts; its close fills again
+	}
 	ctx, cancel := context.WithCancel(a.ctx)
-	p := &aheadSession{l: l, cancel: cancel, done: make(chan struct{}), crashes: a.crashes}
+	p := &aheadSession{l: l, counted: counted, cancel: cancel, done: make(chan struct{}), crashes: a.crashes}
 	a.next = p
 	a.wg.Add(1)
 	go func() {

@@ -294,7 +294,8 @@ func TestLookAheadTakesOnlyUsable(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sess := &staleSession{stale: c.stale}
-			la := newLookAhead(context.Background(), a, func(context.Context, *Loaded, *aheadSession) (Session, error) { return sess, nil })
+			la := newLookAhead(context.Background(), a, func(context.Context, *Loaded, *aheadSession) (Session, error) { return sess, nil },
+				func() (func(), bool) { return func() {}, true })
 			la.starting(a[0])
 			la.fill()
 			if c.crash {

@@ -8,13 +8,15 @@ import (
 // pool is how runPool runs a suite's scenarios: up to jobs at a time; with failFast, none
 // starts after one's final outcome was not a pass; turns keeps scenarios of different
 // managed servers on one address apart; run runs one scenario with all its attempts (one
-// slot and the server's turn are held across them); emit gets each report in input order;
-// skipped (nil: nothing) hears of each scenario that never started.
+// slot and the server's turn are held across them, unless run calls free: the scenario's
+// outcome is then settled and all it does is close its browser session, so the slot goes to
+// the next scenario); emit gets each report in input order; skipped (nil: nothing) hears of
+// each scenario that never started.
 type pool struct {
 	jobs     int
 	failFast bool
 	turns    *serverLocks
-	run      func(*Loaded) ScenarioReport
+	run      func(l *Loaded, free func()) ScenarioReport
 	emit     func(ScenarioReport)
 	skipped  func(*Loaded)
 }
@@ -62,10 +64,16 @@ func runPool(ctx context.Context, loaded []*Loaded, p pool) []ScenarioReport {
 				continue
 			}
 			go func() {
-				defer func() { <-slots; close(done[i]) }()
+				var freed sync.Once
+				release := func() { freed.Do(func() { <-slots }) }
+				defer func() { release(); close(done[i]) }()
 				unlock := p.turns.lock(l)
 				defer unlock()
-				reports[i] = p.run(l)
+				free := release
+				if p.turns.contested(l) {
+					free = func() {} // the next scenario's server may need this one's stopped first
+				}
+				reports[i] = p.run(l, free)
 				if p.failFast && !passed(reports[i].Status) {
 					stop.Do(func() { stoppedBy = l.ID; close(stopped) })
 				}
@@ -100,6 +108,9 @@ type serverLocks struct {
 	held map[string]*sync.Mutex
 	only map[string]bool // the contested addresses
 }
+
+// contested: l's managed server takes turns on its address with another.
+func (s *serverLocks) contested(l *Loaded) bool { return s != nil && s.only[managedAddress(l)] }
 
 func (s *serverLocks) lock(l *Loaded) func() {
 	key := managedAddress(l)

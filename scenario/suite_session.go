@@ -50,7 +50,7 @@ func (s *Suite) attemptEnv(l *Loaded, k int, ahead *aheadSession) Env {
 					return ss, nil
 				}
 			}
-			rt, err := s.open(ctx, spec, store, runDir)
+			rt, err := s.open(ctx, spec, store, runDir, nil)
 			if err == nil {
 				s.ahead.fill()
 			}
@@ -69,17 +69,22 @@ func (s *Suite) attemptEnv(l *Loaded, k int, ahead *aheadSession) Env {
 func (s *Suite) openAhead(ctx context.Context, l *Loaded, p *aheadSession) (Session, error) {
 	store, err := s.stores.forScenario(l.ID)
 	if err != nil {
+		p.counted()
 		return nil, err // the scenario's own Open says so
 	}
 	spec := l.sessionSpec()
 	spec.Event = p.event
-	return s.open(ctx, spec, store, AttemptRunDir(s.rep.RunID, 1))
+	return s.open(ctx, spec, store, AttemptRunDir(s.rep.RunID, 1), p.counted)
 }
+
+// aheadRoom counts a session to open ahead if that keeps at most Jobs+1 live: the running
+// scenarios' own, those still closing, and this one.
+func (s *Suite) aheadRoom() (func(), bool) { return s.live.reserve(max(s.opts.Jobs, 1) + 1) }
 
 // open starts one scenario's session in the run's browser, one open at a time; its failure
 // evidence goes to store under runDir. The session counts as live from the start of its
 // open to the end of its Close.
-func (s *Suite) open(ctx context.Context, spec SessionSpec, store *artifacts.Store, runDir string) (Session, error) {
+func (s *Suite) open(ctx context.Context, spec SessionSpec, store *artifacts.Store, runDir string, counted func()) (Session, error) {
 	opts := s.opts.Session
 	opts.AllowedOrigins = spec.Origins
 	opts.Subresources, opts.ServiceWorkers, opts.WebRTC = spec.Subresources, spec.ServiceWorkers, spec.WebRTC
@@ -99,7 +104,10 @@ func (s *Suite) open(ctx context.Context, spec SessionSpec, store *artifacts.Sto
 			onCrash()
 		}
 	}
-	release := s.live.add()
+	release := counted // the look-ahead counted its session when it decided to open it
+	if release == nil {
+		release = s.live.add()
+	}
 	select {
 	case s.opening <- struct{}{}:
 	case <-ctx.Done():
@@ -114,7 +122,7 @@ func (s *Suite) open(ctx context.Context, spec SessionSpec, store *artifacts.Sto
 		return nil, err
 	}
 	s.version.Do(func() { s.rep.Browser.Version = rt.BrowserVersion() })
-	return &suiteSession{Runtime: rt, release: release}, nil
+	return &suiteSession{Runtime: rt, release: release, closed: s.ahead.fill}, nil
 }
 
 // suiteSession is a session of the suite's: a runtime that stops counting as live once
@@ -122,6 +130,7 @@ func (s *Suite) open(ctx context.Context, spec SessionSpec, store *artifacts.Sto
 type suiteSession struct {
 	*runtime.Runtime
 	release     func()
+	closed      func()
 	once        sync.Once
 	openedAhead int64
 }
@@ -129,6 +138,7 @@ type suiteSession struct {
 func (ss *suiteSession) Close() error {
 	err := ss.Runtime.Close()
 	ss.once.Do(ss.release)
+	ss.closed() // a session fewer: the look-ahead may have room again
 	return err
 }
 
@@ -143,7 +153,18 @@ type liveSessions struct {
 
 // add counts one more session; the func it returns uncounts it, once.
 func (c *liveSessions) add() func() {
+	release, _ := c.reserve(0)
+	return release
+}
+
+// reserve counts one more session if fewer than limit are live (limit 0: whatever the
+// count); the func it returns uncounts it, once.
+func (c *liveSessions) reserve(limit int) (func(), bool) {
 	c.mu.Lock()
+	if limit > 0 && c.live >= limit {
+		c.mu.Unlock()
+		return nil, false
+	}
 	c.live++
 	c.peak = max(c.peak, c.live)
 	c.mu.Unlock()
@@ -154,7 +175,7 @@ func (c *liveSessions) add() func() {
 			c.live--
 			c.mu.Unlock()
 		})
-	}
+	}, true
 }
 
 func (c *liveSessions) peakLive() int {
