@@ -38,38 +38,17 @@ type rect [4]float64
 // not be placed, or a rule that could not be applied leaves the proof not proven.
 func (w *Worker) screenshot(ctx context.Context, t *tab, rules []transport.RedactionRule) (*transport.RedactionProof, []byte, error) {
 	proof := &transport.RedactionProof{Rules: []string{"password", "secret-field", "secret-text"}}
-	// A background tab can stall a capture in headless mode: bring it to the front.
-	if err := w.bc.Target.ActivateTarget(ctx, target.NewActivateTargetArgs(t.id)); err != nil {
-		return proof, nil, err
-	}
-	frames, err := w.axFrames(ctx, t)
-	if err != nil {
-		return proof, nil, err
-	}
-	targets := map[outline.NodeKey]bool{}
-	for _, f := range frames {
-		for _, b := range f.Passwords {
-			targets[outline.NodeKey{Session: f.Session, Backend: b}] = true
-		}
-	}
-	t.mu.Lock()
-	for k := range t.secretNodes {
-		targets[k] = true
-	}
-	t.mu.Unlock()
+	// A background tab can stall a capture in headless mode: bring it to the front, while
+	// the masks are found (the draw waits for it).
+	activated := make(chan error, 1)
+	go func() { activated <- w.bc.Target.ActivateTarget(ctx, target.NewActivateTargetArgs(t.id)) }()
 	m := &masking{t: t}
-	for _, f := range frames {
-		if f.Partial && len(rules) > 0 {
-			// A huge page was read in windows: a rule cannot be checked against the rest.
-			m.failed++
-			break
-		}
-	}
 	for _, rule := range rules {
 		proof.Rules = append(proof.Rules, ruleName(rule))
-		for _, el := range outline.Redactable(frames, rule.Role, rule.Name, rule.Label) {
-			targets[el.Key()] = true
-		}
+	}
+	targets, err := w.maskTargets(ctx, t, rules, m)
+	if err != nil {
+		return proof, nil, err
 	}
 	if len(targets) > budgets.MaskTargets {
 		proof.Matched, proof.Unmasked = len(targets), len(targets)
@@ -86,6 +65,9 @@ func (w *Worker) screenshot(ctx context.Context, t *tab, rules []transport.Redac
 	if len(m.items) > budgets.MaskItems {
 		proof.Matched, proof.Unmasked = len(m.items), len(m.items)
 		return proof, nil, nil
+	}
+	if err := <-activated; err != nil {
+		return proof, nil, err
 	}
 	world, err := t.isolatedWorld(ctx)
 	if err != nil {
