@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/page"
 	cdpruntime "github.com/mafredri/cdp/protocol/runtime"
@@ -179,26 +180,26 @@ func sideBySide(n int, f func(i int)) {
 	wg.Wait()
 }
 
-// placeNode adds one element's boxes. A node gone from the document, or without a box
+// placement is where one element shows, or why that cannot be told.
+type placement struct {
+	rs     []rect // its boxes in the tab's viewport; none: it shows nothing
+	lost   bool   // its frame's place is unknown: a match that could not be placed
+	failed bool   // it could not be looked at: the proof cannot hold
+}
+
+// boxes places one element of a session. A node gone from the document, or without a box
 // (display:none), shows nothing; anything else that stops it being placed fails the proof.
-func (m *masking) placeNode(ctx context.Context, k outline.NodeKey) {
-	c, err := m.t.client(k.Session)
-	if err != nil {
-		m.fail()
-		return
-	}
-	q, err := c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetBackendNodeID(k.Backend))
+func (m *masking) boxes(ctx context.Context, session string, c *cdp.Client, node *dom.GetContentQuadsArgs) placement {
+	q, err := c.DOM.GetContentQuads(ctx, node)
 	if err != nil {
 		if msg := err.Error(); strings.Contains(msg, "No node") || strings.Contains(msg, "Could not compute content quads") {
-			return
+			return placement{}
 		}
-		m.fail()
-		return
+		return placement{failed: true}
 	}
-	off, err := m.offset(ctx, k.Session)
+	off, err := m.offset(ctx, session)
 	if err != nil {
-		m.add(nil)
-		return
+		return placement{lost: true}
 	}
 	rs := make([]rect, 0, len(q.Quads))
 	for _, quad := range q.Quads {
@@ -206,9 +207,29 @@ func (m *masking) placeNode(ctx context.Context, k outline.NodeKey) {
 			rs = append(rs, r)
 		}
 	}
-	if len(rs) > 0 {
-		m.add(rs)
+	return placement{rs: rs}
+}
+
+// keep adds a placement to the masks, or to the proof's failures.
+func (m *masking) keep(p placement) {
+	switch {
+	case p.failed:
+		m.fail()
+	case p.lost:
+		m.add(nil)
+	case len(p.rs) > 0:
+		m.add(p.rs)
 	}
+}
+
+// placeNode adds one element's boxes.
+func (m *masking) placeNode(ctx context.Context, k outline.NodeKey) {
+	c, err := m.t.client(k.Session)
+	if err != nil {
+		m.fail()
+		return
+	}
+	m.keep(m.boxes(ctx, k.Session, c, dom.NewGetContentQuadsArgs().SetBackendNodeID(k.Backend)))
 }
 
 // boundsOf is the bounding rect of a content quad, moved by off.

@@ -27,11 +27,17 @@ type frameOwner struct {
 	frame   page.FrameID
 }
 
-// sessionScan is what one session's DOM searches found: its password fields (when asked)
-// and its frame owners.
+// sessionScan is what one session's DOM searches found: its password fields (when asked),
+// placed, and its frame owners.
 type sessionScan struct {
-	passwords []dom.BackendNodeID
+	passwords []passwordField
 	owners    []frameOwner
+}
+
+// passwordField is a password field a DOM search found, and where it shows.
+type passwordField struct {
+	backend dom.BackendNodeID
+	at      placement
 }
 
 var errTooManyOwners = errors.New("more frame owners than one search returns")
@@ -46,12 +52,12 @@ var errTooManyOwners = errors.New("more frame owners than one search returns")
 // and counts the frames on the page no session reaches. Only a rule needs the accessibility
 // tree (it matches by role, name or label): without rules the tree is not read, which was
 // most of a plain screenshot's cost. It answers how many elements there were when past
-// budgets.MaskTargets (nothing is placed then).
+// budgets.MaskTargets.
 func (w *Worker) findMasks(ctx context.Context, t *tab, rules []transport.RedactionRule, m *masking) (int, error) {
-	var frames []outline.Frame
+	byNode := map[outline.NodeKey]bool{}
 	if len(rules) > 0 {
-		var err error
-		if frames, err = w.axFrames(ctx, t); err != nil {
+		frames, err := w.axFrames(ctx, t)
+		if err != nil {
 			return 0, err
 		}
 		for _, f := range frames {
@@ -61,6 +67,24 @@ func (w *Worker) findMasks(ctx context.Context, t *tab, rules []transport.Redact
 				break
 			}
 		}
+		for _, f := range frames {
+			for _, b := range f.Passwords {
+				byNode[outline.NodeKey{Session: f.Session, Backend: b}] = true
+			}
+		}
+		for _, rule := range rules {
+			for _, el := range outline.Redactable(frames, rule.Role, rule.Name, rule.Label) {
+				byNode[el.Key()] = true
+			}
+		}
+	}
+	t.mu.Lock()
+	for k := range t.secretNodes {
+		byNode[k] = true
+	}
+	t.mu.Unlock()
+	if len(byNode) > budgets.MaskTargets {
+		return len(byNode), nil
 	}
 	sessions := []maskSession{{"", t.c}}
 	for _, f := range t.oopifs() {
@@ -68,47 +92,39 @@ func (w *Worker) findMasks(ctx context.Context, t *tab, rules []transport.Redact
 	}
 	secrets := w.typedSecrets()
 	var reached map[page.FrameID]bool
-	var collecting sync.WaitGroup
-	collecting.Go(func() { reached = m.collectDocuments(ctx, sessions, secrets) })
+	var side sync.WaitGroup
+	side.Go(func() { reached = m.collectDocuments(ctx, sessions, secrets) })
+	side.Go(func() {
+		keys := make([]outline.NodeKey, 0, len(byNode))
+		for k := range byNode {
+			keys = append(keys, k)
+		}
+		sideBySide(len(keys), func(i int) { m.placeNode(ctx, keys[i]) })
+	})
 	scans, err := m.scanSessions(ctx, sessions, len(rules) == 0)
+	side.Wait()
 	if err != nil {
-		collecting.Wait()
 		return 0, err
 	}
-	targets := map[outline.NodeKey]bool{}
-	for i, s := range scans {
-		for _, b := range s.passwords {
-			targets[outline.NodeKey{Session: sessions[i].id, Backend: b}] = true
-		}
-	}
-	for _, f := range frames {
-		for _, b := range f.Passwords {
-			targets[outline.NodeKey{Session: f.Session, Backend: b}] = true
-		}
-	}
-	for _, rule := range rules {
-		for _, el := range outline.Redactable(frames, rule.Role, rule.Name, rule.Label) {
-			targets[el.Key()] = true
-		}
-	}
-	t.mu.Lock()
-	for k := range t.secretNodes {
-		targets[k] = true
-	}
-	t.mu.Unlock()
-	if len(targets) > budgets.MaskTargets {
-		collecting.Wait()
-		return len(targets), nil
-	}
-	keys := make([]outline.NodeKey, 0, len(targets))
-	for k := range targets {
-		keys = append(keys, k)
-	}
-	sideBySide(len(keys), func(i int) { m.placeNode(ctx, keys[i]) })
-	collecting.Wait()
+	// The search's password fields not already placed by node (typed into, or found by
+	// axFrames).
+	targets := len(byNode)
 	var owners []frameOwner
-	for _, s := range scans {
+	var more []placement
+	for i, s := range scans {
+		for _, p := range s.passwords {
+			if !byNode[outline.NodeKey{Session: sessions[i].id, Backend: p.backend}] {
+				targets++
+				more = append(more, p.at)
+			}
+		}
 		owners = append(owners, s.owners...)
+	}
+	if targets > budgets.MaskTargets {
+		return targets, nil
+	}
+	for _, p := range more {
+		m.keep(p)
 	}
 	m.countUnreached(ctx, owners, reached)
 	return 0, nil
@@ -123,7 +139,7 @@ func (m *masking) scanSessions(ctx context.Context, sessions []maskSession, pass
 	pwErrs := make([]error, len(sessions))
 	ownerErrs := make([]error, len(sessions))
 	sideBySide(len(sessions), func(i int) {
-		scans[i], pwErrs[i], ownerErrs[i] = scanSession(ctx, sessions[i].c, passwords)
+		scans[i], pwErrs[i], ownerErrs[i] = m.scanSession(ctx, sessions[i], passwords)
 	})
 	if pwErrs[0] != nil {
 		return nil, pwErrs[0]
@@ -137,48 +153,68 @@ func (m *masking) scanSessions(ctx context.Context, sessions []maskSession, pass
 }
 
 // scanSession takes the session's document once (each DOM.getDocument drops the node ids
-// the previous one gave out) and runs both searches on it side by side.
-func scanSession(ctx context.Context, c *cdp.Client, passwords bool) (out sessionScan, pwErr, ownerErr error) {
-	if err := requestDocument(ctx, c); err != nil {
+// the previous one gave out) and runs both searches on it side by side. A password field
+// is placed alongside being told which element it is: one call less on the capture's
+// longest chain of calls.
+func (m *masking) scanSession(ctx context.Context, s maskSession, passwords bool) (out sessionScan, pwErr, ownerErr error) {
+	if err := requestDocument(ctx, s.c); err != nil {
 		return out, err, err
 	}
 	var pw sync.WaitGroup
 	if passwords {
 		pw.Go(func() {
+			var mu sync.Mutex
 			// Past budgets.OutlineSearchResults the rest are left to mask_collect.js, as
 			// in axFrames.
-			var nodes []*dom.Node
-			nodes, _, pwErr = describedSearch(ctx, c, `input[type="password" i]`)
-			for _, n := range nodes {
-				out.passwords = append(out.passwords, n.BackendNodeID)
-			}
+			_, pwErr = search(ctx, s.c, `input[type="password" i]`, func(id dom.NodeID) error {
+				var at placement
+				var placing sync.WaitGroup
+				placing.Go(func() { at = m.boxes(ctx, s.id, s.c, dom.NewGetContentQuadsArgs().SetNodeID(id)) })
+				d, err := s.c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetNodeID(id))
+				placing.Wait()
+				if err != nil {
+					return err
+				}
+				mu.Lock()
+				out.passwords = append(out.passwords, passwordField{d.Node.BackendNodeID, at})
+				mu.Unlock()
+				return nil
+			})
 		})
 	}
-	nodes, all, err := describedSearch(ctx, c, "iframe, frame, object, embed")
+	var mu sync.Mutex
+	all, err := search(ctx, s.c, "iframe, frame, object, embed", func(id dom.NodeID) error {
+		d, err := s.c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetNodeID(id))
+		if err != nil {
+			return err
+		}
+		if d.Node.FrameID != nil {
+			mu.Lock()
+			out.owners = append(out.owners, frameOwner{s.c, d.Node.BackendNodeID, *d.Node.FrameID})
+			mu.Unlock()
+		}
+		return nil
+	})
 	if err == nil && !all {
 		err = errTooManyOwners
 	}
 	ownerErr = err
-	for _, n := range nodes {
-		if n.FrameID != nil {
-			out.owners = append(out.owners, frameOwner{c, n.BackendNodeID, *n.FrameID})
-		}
-	}
 	pw.Wait()
 	return out, pwErr, ownerErr
 }
 
-// describedSearch is searchNodes for a capture: the matches come described, the
-// descriptions are asked side by side and the search is discarded alongside them.
-func describedSearch(ctx context.Context, c *cdp.Client, selector string) (nodes []*dom.Node, all bool, err error) {
+// search is searchNodes for a capture: each runs on every match (at most
+// budgets.OutlineSearchResults), side by side, and the search is discarded alongside. all
+// says whether that was every match.
+func search(ctx context.Context, c *cdp.Client, selector string, each func(dom.NodeID) error) (all bool, err error) {
 	s, err := c.DOM.PerformSearch(ctx, dom.NewPerformSearchArgs(selector))
 	if err != nil {
-		return nil, false, err
+		return false, err
 	}
 	discard := func() { _ = c.DOM.DiscardSearchResults(ctx, dom.NewDiscardSearchResultsArgs(s.SearchID)) }
 	if s.ResultCount == 0 {
 		discard()
-		return nil, true, nil
+		return true, nil
 	}
 	// Bounded: a page of 50 000 matches would otherwise cost as many calls.
 	res, err := c.DOM.GetSearchResults(ctx, dom.NewGetSearchResultsArgs(s.SearchID, 0, min(s.ResultCount, budgets.OutlineSearchResults)))
@@ -186,18 +222,12 @@ func describedSearch(ctx context.Context, c *cdp.Client, selector string) (nodes
 	discarding.Go(discard)
 	defer discarding.Wait()
 	if err != nil {
-		return nil, false, err
+		return false, err
 	}
-	nodes = make([]*dom.Node, len(res.NodeIDs))
 	errs := make([]error, len(res.NodeIDs))
-	sideBySide(len(res.NodeIDs), func(i int) {
-		d, err := c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetNodeID(res.NodeIDs[i]))
-		if errs[i] = err; err == nil {
-			nodes[i] = &d.Node
-		}
-	})
+	sideBySide(len(res.NodeIDs), func(i int) { errs[i] = each(res.NodeIDs[i]) })
 	if err := errors.Join(errs...); err != nil {
-		return nil, false, err
+		return false, err
 	}
-	return nodes, len(nodes) == s.ResultCount, nil
+	return len(res.NodeIDs) == s.ResultCount, nil
 }
