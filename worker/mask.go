@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
@@ -36,49 +37,27 @@ type rect [4]float64
 // what still shows, and captures the viewport only when nothing does. The masks are removed
 // afterwards. Masking fails closed: a frame that could not be inspected, a match that could
 // not be placed, or a rule that could not be applied leaves the proof not proven.
+// Finding the masks takes many CDP calls that do not depend on each other (each session's
+// searches, each frame's script, each element's boxes): they run side by side, so the
+// capture waits for the longest chain of calls, not for their sum.
 func (w *Worker) screenshot(ctx context.Context, t *tab, rules []transport.RedactionRule) (*transport.RedactionProof, []byte, error) {
 	proof := &transport.RedactionProof{Rules: []string{"password", "secret-field", "secret-text"}}
-	// A background tab can stall a capture in headless mode: bring it to the front.
-	if err := w.bc.Target.ActivateTarget(ctx, target.NewActivateTargetArgs(t.id)); err != nil {
-		return proof, nil, err
+	// A background tab can stall a capture in headless mode: bring it to the front, while
+	// the masks are found (the draw waits for it).
+	activated := make(chan error, 1)
+	go func() { activated <- w.bc.Target.ActivateTarget(ctx, target.NewActivateTargetArgs(t.id)) }()
+	for _, rule := range rules {
+		proof.Rules = append(proof.Rules, ruleName(rule))
 	}
-	frames, err := w.axFrames(ctx, t)
+	m := &masking{t: t}
+	tooMany, err := w.findMasks(ctx, t, rules, m)
 	if err != nil {
 		return proof, nil, err
 	}
-	targets := map[outline.NodeKey]bool{}
-	for _, f := range frames {
-		for _, b := range f.Passwords {
-			targets[outline.NodeKey{Session: f.Session, Backend: b}] = true
-		}
-	}
-	t.mu.Lock()
-	for k := range t.secretNodes {
-		targets[k] = true
-	}
-	t.mu.Unlock()
-	m := &masking{t: t}
-	for _, f := range frames {
-		if f.Partial && len(rules) > 0 {
-			// A huge page was read in windows: a rule cannot be checked against the rest.
-			m.failed++
-			break
-		}
-	}
-	for _, rule := range rules {
-		proof.Rules = append(proof.Rules, ruleName(rule))
-		for _, el := range outline.Redactable(frames, rule.Role, rule.Name, rule.Label) {
-			targets[el.Key()] = true
-		}
-	}
-	if len(targets) > budgets.MaskTargets {
-		proof.Matched, proof.Unmasked = len(targets), len(targets)
+	if tooMany > 0 {
+		proof.Matched, proof.Unmasked = tooMany, tooMany
 		return proof, nil, nil
 	}
-	for k := range targets {
-		m.placeNode(ctx, k)
-	}
-	m.collectDocuments(ctx, w.typedSecrets())
 	if ctx.Err() != nil {
 		return proof, nil, ctx.Err()
 	}
@@ -86,6 +65,9 @@ func (w *Worker) screenshot(ctx context.Context, t *tab, rules []transport.Redac
 	if len(m.items) > budgets.MaskItems {
 		proof.Matched, proof.Unmasked = len(m.items), len(m.items)
 		return proof, nil, nil
+	}
+	if err := <-activated; err != nil {
+		return proof, nil, err
 	}
 	world, err := t.isolatedWorld(ctx)
 	if err != nil {
@@ -130,53 +112,94 @@ func (w *Worker) screenshot(ctx context.Context, t *tab, rules []transport.Redac
 }
 
 // masking gathers, across every frame of a tab, the rects to mask in the tab's viewport.
+// The calls that find them run side by side: mu guards everything below it.
 type masking struct {
-	t           *tab
+	t *tab
+
+	mu          sync.Mutex
 	items       [][]rect         // one entry per match; nil: a match that could not be placed
 	failed      int              // rules or documents that could not be applied or read
 	uninspected int              // frames on the page that no session could read
 	offsets     map[string]point // each session's offset in the tab's viewport, once read
 }
 
+// applied says whether every rule and document was applied; read once the calls are done.
 func (m *masking) applied() bool { return m.failed == 0 && m.uninspected == 0 }
 
+func (m *masking) fail() {
+	m.mu.Lock()
+	m.failed++
+	m.mu.Unlock()
+}
+
+func (m *masking) add(rs []rect) {
+	m.mu.Lock()
+	m.items = append(m.items, rs)
+	m.mu.Unlock()
+}
+
 // offset is t.offset, read once per session for the whole capture: each read costs two CDP
-// calls per frame level, and a frame may hold hundreds of matches.
+// calls per frame level, and a frame may hold hundreds of matches. Two calls asking at once
+// may both read it; both get the same answer.
 func (m *masking) offset(ctx context.Context, session string) (point, error) {
-	if off, ok := m.offsets[session]; ok {
+	m.mu.Lock()
+	off, ok := m.offsets[session]
+	m.mu.Unlock()
+	if ok {
 		return off, nil
 	}
 	off, err := m.t.offset(ctx, session)
 	if err != nil {
 		return point{}, err
 	}
+	m.mu.Lock()
 	if m.offsets == nil {
 		m.offsets = map[string]point{}
 	}
 	m.offsets[session] = off
+	m.mu.Unlock()
 	return off, nil
 }
 
-// placeNode adds one element's boxes. A node gone from the document, or without a box
-// (display:none), shows nothing; anything else that stops it being placed fails the proof.
-func (m *masking) placeNode(ctx context.Context, k outline.NodeKey) {
-	c, err := m.t.client(k.Session)
-	if err != nil {
-		m.failed++
+// sideBySide runs f(0) … f(n-1), at most budgets.MaskCallsInFlight at a time, and returns
+// when all have.
+func sideBySide(n int, f func(i int)) {
+	if n == 1 {
+		f(0)
 		return
 	}
-	q, err := c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetBackendNodeID(k.Backend))
+	slots := make(chan struct{}, budgets.MaskCallsInFlight)
+	var wg sync.WaitGroup
+	for i := range n {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			f(i)
+		})
+	}
+	wg.Wait()
+}
+
+// placement is where one element shows, or why that cannot be told.
+type placement struct {
+	rs     []rect // its boxes in the tab's viewport; none: it shows nothing
+	lost   bool   // its frame's place is unknown: a match that could not be placed
+	failed bool   // it could not be looked at: the proof cannot hold
+}
+
+// boxes places one element of a session. A node gone from the document, or without a box
+// (display:none), shows nothing; anything else that stops it being placed fails the proof.
+func (m *masking) boxes(ctx context.Context, session string, c *cdp.Client, node *dom.GetContentQuadsArgs) placement {
+	q, err := c.DOM.GetContentQuads(ctx, node)
 	if err != nil {
 		if msg := err.Error(); strings.Contains(msg, "No node") || strings.Contains(msg, "Could not compute content quads") {
-			return
+			return placement{}
 		}
-		m.failed++
-		return
+		return placement{failed: true}
 	}
-	off, err := m.offset(ctx, k.Session)
+	off, err := m.offset(ctx, session)
 	if err != nil {
-		m.items = append(m.items, nil)
-		return
+		return placement{lost: true}
 	}
 	rs := make([]rect, 0, len(q.Quads))
 	for _, quad := range q.Quads {
@@ -184,9 +207,29 @@ func (m *masking) placeNode(ctx context.Context, k outline.NodeKey) {
 			rs = append(rs, r)
 		}
 	}
-	if len(rs) > 0 {
-		m.items = append(m.items, rs)
+	return placement{rs: rs}
+}
+
+// keep adds a placement to the masks, or to the proof's failures.
+func (m *masking) keep(p placement) {
+	switch {
+	case p.failed:
+		m.fail()
+	case p.lost:
+		m.add(nil)
+	case len(p.rs) > 0:
+		m.add(p.rs)
 	}
+}
+
+// placeNode adds one element's boxes.
+func (m *masking) placeNode(ctx context.Context, k outline.NodeKey) {
+	c, err := m.t.client(k.Session)
+	if err != nil {
+		m.fail()
+		return
+	}
+	m.keep(m.boxes(ctx, k.Session, c, dom.NewGetContentQuadsArgs().SetBackendNodeID(k.Backend)))
 }
 
 // boundsOf is the bounding rect of a content quad, moved by off.
@@ -203,131 +246,6 @@ func boundsOf(quad dom.Quad, off point) (rect, bool) {
 		return rect{}, false
 	}
 	return rect{minX + off.x, minY + off.y, maxX - minX, maxY - minY}, true
-}
-
-// collectDocuments runs mask_collect.js in every frame of every session of the tab, and
-// counts the frames on the page that no session reaches.
-func (m *masking) collectDocuments(ctx context.Context, secrets []string) {
-	type session struct {
-		id string
-		c  *cdp.Client
-	}
-	sessions := []session{{"", m.t.c}}
-	reached := map[page.FrameID]bool{}
-	for _, f := range m.t.oopifs() {
-		sessions = append(sessions, session{f.id, f.c})
-		reached[page.FrameID(f.id)] = true
-	}
-	for _, s := range sessions {
-		tree, err := s.c.Page.GetFrameTree(ctx)
-		if err != nil {
-			m.failed++
-			continue
-		}
-		base, err := m.offset(ctx, s.id)
-		if err != nil {
-			m.failed++
-			continue
-		}
-		var walk func(ft page.FrameTree, root bool)
-		walk = func(ft page.FrameTree, root bool) {
-			reached[ft.Frame.ID] = true
-			m.collectFrame(ctx, s.id, s.c, ft.Frame.ID, root, base, secrets)
-			for _, child := range ft.ChildFrames {
-				walk(child, false)
-			}
-		}
-		walk(tree.FrameTree, true)
-	}
-	for _, s := range sessions {
-		m.countUnreached(ctx, s.c, reached)
-	}
-}
-
-// collectFrame adds one frame's password fields, secret-holding fields and echoed secret
-// text, moved from the frame's viewport into the tab's.
-func (m *masking) collectFrame(ctx context.Context, session string, c *cdp.Client, frame page.FrameID, root bool, base point, secrets []string) {
-	var world cdpruntime.ExecutionContextID
-	off := base
-	var err error
-	if root {
-		world, err = m.t.worldIn(ctx, session)
-	} else {
-		var owner *dom.GetFrameOwnerReply
-		if owner, err = c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(frame)); err == nil {
-			var box *dom.GetBoxModelReply
-			if box, err = c.DOM.GetBoxModel(ctx, dom.NewGetBoxModelArgs().SetBackendNodeID(owner.BackendNodeID)); err != nil {
-				// A frame whose <iframe> has no box (display:none) shows nothing.
-				return
-			}
-			// A same-process frame's boxes are in its session's viewport already; its
-			// own script's rects are in its own viewport, which starts at the content box.
-			off = point{box.Model.Content[0], box.Model.Content[1]}
-			var w *page.CreateIsolatedWorldReply
-			if w, err = c.Page.CreateIsolatedWorld(ctx, page.NewCreateIsolatedWorldArgs(frame).SetWorldName(worldName)); err == nil {
-				world = w.ExecutionContextID
-			}
-		}
-	}
-	if err != nil {
-		m.failed++
-		return
-	}
-	reply, err := c.Runtime.CallFunctionOn(ctx, cdpruntime.NewCallFunctionOnArgs(maskCollectFn).SetExecutionContextID(world).
-		SetArguments([]cdpruntime.CallArgument{{Value: mustJSON(secrets)}}).SetReturnByValue(true).SetSilent(true))
-	if err != nil && root && staleContext(err) {
-		m.t.forgetWorldIn(session)
-	}
-	if err != nil || reply.ExceptionDetails != nil {
-		m.failed++
-		return
-	}
-	var found struct {
-		Items     [][]rect `json:"items"`
-		Truncated bool     `json:"truncated"`
-	}
-	if err := json.Unmarshal(reply.Result.Value, &found); err != nil || found.Truncated {
-		m.failed++
-		return
-	}
-	for _, rs := range found.Items {
-		if len(rs) == 0 {
-			continue // no box: nothing of it shows
-		}
-		for i := range rs {
-			rs[i][0] += off.x
-			rs[i][1] += off.y
-		}
-		m.items = append(m.items, rs)
-	}
-}
-
-// countUnreached counts frame owners of a session (<iframe>, <frame>, <object>, <embed>) that
-// hold a frame no session reached and have a box on the page: something shows there that
-// nothing inspected, so the proof cannot hold.
-func (m *masking) countUnreached(ctx context.Context, c *cdp.Client, reached map[page.FrameID]bool) {
-	if err := requestDocument(ctx, c); err != nil {
-		m.failed++
-		return
-	}
-	owners, all, err := searchNodes(ctx, c, "iframe, frame, object, embed")
-	if err != nil || !all {
-		m.failed++
-		return
-	}
-	for _, b := range owners {
-		d, err := c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetBackendNodeID(b))
-		if err != nil {
-			m.failed++
-			continue
-		}
-		if d.Node.FrameID == nil || reached[*d.Node.FrameID] {
-			continue
-		}
-		if box, err := c.DOM.GetBoxModel(ctx, dom.NewGetBoxModelArgs().SetBackendNodeID(b)); err == nil && box.Model.Width > 0 && box.Model.Height > 0 {
-			m.uninspected++
-		}
-	}
 }
 
 func ruleName(r transport.RedactionRule) string {
