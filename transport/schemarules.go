@@ -27,7 +27,7 @@ var typeRules = map[reflect.Type]func() *schemaNode{
 	reflect.TypeFor[JSONValue](): func() *schemaNode { return &schemaNode{} },
 	// Text: a literal, or {"env":NAME} read from the executing process's environment.
 	reflect.TypeFor[Text](): func() *schemaNode {
-		env := &schemaNode{Type: "object", Properties: &properties{{"env", &schemaNode{Type: "string", Pattern: envNamePattern.String()}}},
+		env := &schemaNode{Type: "object", Properties: &properties{{"env", &schemaNode{Type: "string", Pattern: envNamePattern().String()}}},
 			Required: []string{"env"}, AdditionalProperties: false}
 		return &schemaNode{OneOf: []*schemaNode{{Type: "string"}, env}}
 	},

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/secrets"
@@ -162,8 +163,9 @@ func reachFailure(err error) string {
 }
 
 // token is a provider's error type or code safe to repeat: a short machine word, never free
-// text (an endpoint's error message may echo the prompt).
-var token = regexp.MustCompile(`^[a-z_]{1,64}$`)
+// text (an endpoint's error message may echo the prompt). Compiled on first use, like
+// identifier: counted repetitions compile large, and most processes never call a model.
+var token = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z_]{1,64}$`) })
 
 // errorTokens reads an error body's error.type and error.code (OpenAI {"error":{type,code}},
 // Anthropic {"error":{type}}) and returns those that are tokens, as " (a, b)".
@@ -179,7 +181,7 @@ func errorTokens(body []byte) string {
 	}
 	var out []string
 	for _, f := range []any{v.Error.Type, v.Error.Code} {
-		if s, ok := f.(string); ok && token.MatchString(s) {
+		if s, ok := f.(string); ok && token().MatchString(s) {
 			out = append(out, s)
 		}
 	}
@@ -205,12 +207,12 @@ func callArgs(provider, tool string, raw []byte) (json.RawMessage, error) {
 	return buf.Bytes(), nil
 }
 
-var identifier = regexp.MustCompile(`^[A-Za-z0-9_\-]{1,64}$`)
+var identifier = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_\-]{1,64}$`) })
 
 // toolName quotes a tool name the model gave, if it is a plain identifier; a name is
 // model output and is only repeated when it cannot carry text.
 func toolName(name string) string {
-	if identifier.MatchString(name) {
+	if identifier().MatchString(name) {
 		return fmt.Sprintf("%q", name)
 	}
 	return "tool"

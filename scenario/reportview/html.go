@@ -12,7 +12,7 @@ import (
 // artifactsDir (the run's DIR/artifacts) and embedded only when they verify against their
 // metadata; see readEvidence.
 func HTML(w io.Writer, rep *scenario.Report, artifactsDir string) error {
-	return page.Execute(w, buildPage(rep, artifactsDir))
+	return page().Execute(w, buildPage(rep, artifactsDir))
 }
 
 // WriteHTMLFile renders rep to memory, passes the page through scrub (the caller's secret

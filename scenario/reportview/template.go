@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"html/template"
 	"strings"
+	"sync"
 
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -12,16 +13,19 @@ import (
 //go:embed page.gohtml
 var pageSource string
 
-// page is parsed once: html/template escapes every report value for its context, so report
-// text (page titles, messages, console lines) can never become markup.
-var page = template.Must(template.New("page").Funcs(template.FuncMap{
-	"statusClass": statusClass,
-	"borderClass": func(s string) string { return "b-" + known(s) },
-	"opClass":     known,
-	"levelClass":  levelClass,
-	"join":        strings.Join,
-	"short":       func(s string) string { return transport.Clip(s, 12) },
-}).Parse(pageSource))
+// page is parsed once, on first use (not at start: every fastbrowser process, each worker
+// included, links this package): html/template escapes every report value for its
+// context, so report text (page titles, messages, console lines) can never become markup.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(template.FuncMap{
+		"statusClass": statusClass,
+		"borderClass": func(s string) string { return "b-" + known(s) },
+		"opClass":     known,
+		"levelClass":  levelClass,
+		"join":        strings.Join,
+		"short":       func(s string) string { return transport.Clip(s, 12) },
+	}).Parse(pageSource))
+})
 
 // known maps a status to a fixed CSS class name, never to report text.
 func known(status string) string {
