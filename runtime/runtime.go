@@ -42,6 +42,12 @@ type Options struct {
 	// subcommand; WorkerArgs go before the worker's own flags (e.g. {"worker"}).
 	WorkerPath string
 	WorkerArgs []string
+	// OwnWorker says the worker at WorkerPath is fastbrowser's own (it takes
+	// --await-browser), as it always is with WorkerPath "": it is then started before the
+	// browser is launched or attached, and given it when it is up, so its process start is
+	// not paid after the launch. Another worker is started once the browser is up, with
+	// --cdp-url.
+	OwnWorker bool
 	// Log receives Chromium's and the worker's stderr. Nil discards.
 	Log io.Writer
 	// Subresources says what a subresource refused by the origin policy does:
@@ -187,6 +193,20 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	if err != nil {
 		return nil, err
 	}
+	args := workerFlags(base, opts)
+	var early *earlyWorker
+	if opts.WorkerPath == "" || opts.OwnWorker {
+		proc, err := spawnWorker(opts.WorkerPath, append(append(append([]string{}, opts.WorkerArgs...), args...), "--await-browser"), opts.Log)
+		if err != nil {
+			return nil, err
+		}
+		early = &earlyWorker{proc: proc}
+		defer func() {
+			if early != nil { // not handed over: the session did not open
+				early.stop()
+			}
+		}()
+	}
 	r.alloc = opts.Allocator
 	if r.alloc == nil {
 		if opts.Profile != "" {
@@ -220,14 +240,36 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 		_ = r.Close()
 		return nil, err
 	}
-	args := append([]string{}, opts.WorkerArgs...)
-	switch {
-	case opts.Profile != "":
-		args = append(args, "--default-context") // its proxy is the browser's own (profile.go)
-	case px != nil:
-		args = append(args, "--proxy-server", px.URL())
+	var proxyServer string
+	if opts.Profile == "" && px != nil {
+		proxyServer = px.URL() // with a profile, the context's proxy is the browser's own (profile.go)
 	}
-	args = append(args, "--cdp-url", cdpURL)
+	var c *workerProc
+	if early != nil {
+		c, err = early.connect(ctx, cdpURL, proxyServer)
+		early = nil // connect stops it on failure
+	} else {
+		late := []string{"--cdp-url", cdpURL}
+		if proxyServer != "" {
+			late = append([]string{"--proxy-server", proxyServer}, late...)
+		}
+		c, err = startWorker(ctx, opts.WorkerPath, append(append(append([]string{}, opts.WorkerArgs...), late...), args...), opts.Log)
+	}
+	if err != nil {
+		_ = r.Close()
+		return nil, err
+	}
+	r.worker = c
+	return r, nil
+}
+
+// workerFlags are the worker's flags known before its browser is: all but --cdp-url and
+// --proxy-server.
+func workerFlags(base policy.Policy, opts Options) []string {
+	var args []string
+	if opts.Profile != "" {
+		args = append(args, "--default-context") // its proxy is the browser's own (profile.go)
+	}
 	for _, o := range base.Origins() {
 		args = append(args, "--allowed-origin", o)
 	}
@@ -243,13 +285,7 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	if !opts.Viewport.IsZero() {
 		args = append(args, "--viewport", opts.Viewport.String())
 	}
-	c, err := startWorker(ctx, opts.WorkerPath, args, opts.Log)
-	if err != nil {
-		_ = r.Close()
-		return nil, err
-	}
-	r.worker = c
-	return r, nil
+	return args
 }
 
 // BrowserVersion is the product string the worker read from the browser (e.g.

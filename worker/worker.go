@@ -38,6 +38,9 @@ type Options struct {
 	// DevTools context is off the record). Its proxy is the browser's command line's, so
 	// ProxyServer does not apply, and the context is never disposed.
 	DefaultContext bool
+	// AwaitBrowser: CDPURL and ProxyServer come as the first line of In, a JSON object
+	// {"cdpUrl":…,"proxyServer":…} (awaitbrowser.go), before protocol v1 starts.
+	AwaitBrowser bool
 }
 
 var errTabGone = errors.New("tab is gone")
@@ -95,6 +98,13 @@ func Run(ctx context.Context, opts Options) error {
 	lg := opts.Log
 	if lg == nil {
 		lg = log.New(io.Discard, "", 0)
+	}
+	if opts.AwaitBrowser {
+		in, err := awaitBrowser(&opts)
+		if err != nil {
+			return err
+		}
+		opts.In = in
 	}
 	base := policy.AllowAll()
 	if len(opts.AllowedOrigins) > 0 && !(len(opts.AllowedOrigins) == 1 && opts.AllowedOrigins[0] == policy.Any) {
