@@ -193,11 +193,33 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	if err != nil {
 		return nil, err
 	}
-	args := workerFlags(base, opts)
+	// The egress proxy and the worker start before the browser is launched or attached: the
+	// worker, fastbrowser's own, waits for it on its input (--await-browser), so neither
+	// start is paid after the launch. The proxy listens only where the browser is on this
+	// machine (launched, or attached at a loopback endpoint).
+	loopback := opts.CDPURL == "" || loopbackEndpoint(opts.CDPURL)
+	if opts.Allocator != nil {
+		loopback = opts.Allocator.onThisMachine()
+	}
+	if r.proxy, err = startProxy(base, opts, up, loopback, &r.edge); err != nil {
+		return nil, proxyFailed(err)
+	}
+	r.alloc = opts.Allocator
+	if r.alloc == nil {
+		// With a profile the browser is launched behind the proxy (profile.go).
+		r.alloc, r.ownAlloc = ownAllocator(base, opts, r.proxy), true
+	}
+	px := r.proxy
+	if up != nil && px == nil {
+		_ = r.Close()
+		return nil, upstreamNeedsEdge()
+	}
+	args := workerFlags(base, opts, px)
 	var early *earlyWorker
 	if opts.WorkerPath == "" || opts.OwnWorker {
 		proc, err := spawnWorker(opts.WorkerPath, append(append(append([]string{}, opts.WorkerArgs...), args...), "--await-browser"), opts.Log)
 		if err != nil {
+			_ = r.Close()
 			return nil, err
 		}
 		early = &earlyWorker{proc: proc}
@@ -207,53 +229,22 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 			}
 		}()
 	}
-	r.alloc = opts.Allocator
-	if r.alloc == nil {
-		if opts.Profile != "" {
-			// The browser is launched behind the proxy (profile.go), so the proxy comes first.
-			if r.proxy, err = startProxy(base, opts, up, true, &r.edge); err != nil {
-				return nil, proxyFailed(err)
-			}
-		}
-		r.alloc, r.ownAlloc = ownAllocator(base, opts, r.proxy), true
-	}
 	cdpURL, launched, err := r.alloc.acquire(ctx, opts.OnRelaunch)
 	if err != nil {
-		if r.proxy != nil {
-			_ = r.proxy.Close()
-		}
+		_ = r.Close()
 		return nil, err
 	}
 	r.launched, r.cdpURL = launched, cdpURL
-	if opts.Profile == "" {
-		if r.proxy, err = startProxy(base, opts, up, loopbackEndpoint(cdpURL), &r.edge); err != nil {
-			_ = r.Close()
-			return nil, proxyFailed(err)
-		}
-	}
-	px := r.proxy
-	if up != nil && px == nil {
-		_ = r.Close()
-		return nil, upstreamNeedsEdge()
-	}
 	if err := checkWebRTC(base, opts, cdpURL, px); err != nil {
 		_ = r.Close()
 		return nil, err
 	}
-	var proxyServer string
-	if opts.Profile == "" && px != nil {
-		proxyServer = px.URL() // with a profile, the context's proxy is the browser's own (profile.go)
-	}
 	var c *workerProc
 	if early != nil {
-		c, err = early.connect(ctx, cdpURL, proxyServer)
+		c, err = early.connect(ctx, cdpURL)
 		early = nil // connect stops it on failure
 	} else {
-		late := []string{"--cdp-url", cdpURL}
-		if proxyServer != "" {
-			late = append([]string{"--proxy-server", proxyServer}, late...)
-		}
-		c, err = startWorker(ctx, opts.WorkerPath, append(append(append([]string{}, opts.WorkerArgs...), late...), args...), opts.Log)
+		c, err = startWorker(ctx, opts.WorkerPath, append(append(append([]string{}, opts.WorkerArgs...), "--cdp-url", cdpURL), args...), opts.Log)
 	}
 	if err != nil {
 		_ = r.Close()
@@ -263,12 +254,14 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	return r, nil
 }
 
-// workerFlags are the worker's flags known before its browser is: all but --cdp-url and
-// --proxy-server.
-func workerFlags(base policy.Policy, opts Options) []string {
+// workerFlags are the worker's flags but --cdp-url: all are known before its browser is.
+func workerFlags(base policy.Policy, opts Options, px *egressproxy.Proxy) []string {
 	var args []string
-	if opts.Profile != "" {
+	switch {
+	case opts.Profile != "":
 		args = append(args, "--default-context") // its proxy is the browser's own (profile.go)
+	case px != nil:
+		args = append(args, "--proxy-server", px.URL())
 	}
 	for _, o := range base.Origins() {
 		args = append(args, "--allowed-origin", o)

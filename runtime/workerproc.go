@@ -70,13 +70,12 @@ type earlyWorker struct{ proc *process.Process }
 
 // browserEndpoint is the line the worker waits for (worker/awaitbrowser.go reads it).
 type browserEndpoint struct {
-	CDPURL      string `json:"cdpUrl"`
-	ProxyServer string `json:"proxyServer,omitempty"`
+	CDPURL string `json:"cdpUrl"`
 }
 
 // connect gives the worker its browser and waits for its ready frame.
-func (e *earlyWorker) connect(ctx context.Context, cdpURL, proxyServer string) (*workerProc, error) {
-	line, err := json.Marshal(browserEndpoint{CDPURL: cdpURL, ProxyServer: proxyServer})
+func (e *earlyWorker) connect(ctx context.Context, cdpURL string) (*workerProc, error) {
+	line, err := json.Marshal(browserEndpoint{CDPURL: cdpURL})
 	if err == nil {
 		_, err = e.proc.Stdin.Write(append(line, '\n'))
 	}

@@ -12,16 +12,16 @@ import (
 )
 
 // browserEndpoint is the first line of a worker's input under Options.AwaitBrowser: what
-// the runtime learns only once its browser is up and its egress proxy listens. The runtime
+// the runtime learns only once its browser is up. The runtime
 // starts its own worker first and launches the browser meanwhile, so the worker's process
 // start is not paid after the launch (runtime/workerproc.go writes the line).
 type browserEndpoint struct {
-	CDPURL      string `json:"cdpUrl"`
-	ProxyServer string `json:"proxyServer,omitempty"`
+	CDPURL string `json:"cdpUrl"`
 }
 
-// awaitBrowserWait bounds the wait for that line: a launch within its budget, then the
-// proxy's start. A runtime that fails first closes the worker's input or stops it.
+// awaitBrowserWait bounds the wait for that line: a launch within its budget, and the
+// runtime's own steps around it. A runtime that fails first closes the worker's input or
+// stops it.
 func awaitBrowserWait() time.Duration {
 	return budgets.BrowserStartup().Ceiling + budgets.WorkerReady().Default
 }
@@ -52,6 +52,6 @@ func awaitBrowser(opts *Options) (io.Reader, error) {
 	if err := json.Unmarshal(r.line, &e); err != nil || e.CDPURL == "" {
 		return nil, errors.New("--await-browser: the first input line is not {\"cdpUrl\":…}")
 	}
-	opts.CDPURL, opts.ProxyServer = e.CDPURL, e.ProxyServer
+	opts.CDPURL = e.CDPURL
 	return in, nil
 }

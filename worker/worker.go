@@ -38,8 +38,8 @@ type Options struct {
 	// DevTools context is off the record). Its proxy is the browser's command line's, so
 	// ProxyServer does not apply, and the context is never disposed.
 	DefaultContext bool
-	// AwaitBrowser: CDPURL and ProxyServer come as the first line of In, a JSON object
-	// {"cdpUrl":…,"proxyServer":…} (awaitbrowser.go), before protocol v1 starts.
+	// AwaitBrowser: CDPURL comes as the first line of In, a JSON object {"cdpUrl":…}
+	// (awaitbrowser.go), before protocol v1 starts.
 	AwaitBrowser bool
 }
 

@@ -16,7 +16,7 @@ func workerCommand(st *state) *cli.Command {
 		UsageText: "fastbrowser worker --cdp-url URL [--allowed-origin ORIGIN ...]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cdp-url", Usage: "DevTools endpoint: http://host:port or a browser websocket URL (any path); required unless --await-browser"},
-			&cli.BoolFlag{Name: "await-browser", Usage: "read the browser endpoint from the first line of stdin, {\"cdpUrl\":URL,\"proxyServer\":URL}, before protocol v1 (the runtime starts its worker while it launches the browser)"},
+			&cli.BoolFlag{Name: "await-browser", Usage: "read the browser endpoint from the first line of stdin, {\"cdpUrl\":URL}, before protocol v1 (the runtime starts its own worker while it launches the browser)"},
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default any http/https origin)"},
 			&cli.StringFlag{Name: "proxy-server", Usage: "route the worker's browser context through this HTTP proxy (http://127.0.0.1:PORT), loopback included"},
 			&cli.BoolFlag{Name: "default-context", Usage: "run in the browser's default context (a persistent profile's, whose cookies and storage outlast the session) instead of a new one; --proxy-server then does not apply"},
