@@ -52,6 +52,10 @@ func NewAttachAllocator(cdpURL string) *Allocator {
 // launches).
 func (a *Allocator) Attached() bool { return a.launch == nil }
 
+// onThisMachine reports whether the allocator's browser runs on this machine: one it
+// launches always does; an attached one does at a loopback endpoint.
+func (a *Allocator) onThisMachine() bool { return a.launch != nil || loopbackEndpoint(a.cdpURL) }
+
 // Relaunch tells a session's opener that opening it replaced the allocator's dead browser.
 type Relaunch struct {
 	Died    string // how the dead browser ended ("signal killed")

@@ -104,13 +104,18 @@ func TestCloseRemovesOwnedBrowser(t *testing.T) {
 	}
 }
 
+// TestOpenFailsCleanlyWithMissingBrowser: a launch that fails leaves no process behind,
+// the worker included where it was started before the launch (OwnWorker: it waits for the
+// browser on its input).
 func TestOpenFailsCleanlyWithMissingBrowser(t *testing.T) {
 	bin, _ := runtimetest.Binary()
-	before := runtimetest.Take()
-	_, err := runtime.Open(bg, runtime.Options{Executable: "/nonexistent/chromium", WorkerPath: bin, WorkerArgs: []string{"worker"}})
-	wantCode(t, err, transport.CodeLaunchFailed, transport.NotAttempted)
-	if err := runtimetest.AwaitNoLeaks(before); err != nil {
-		t.Fatal(err)
+	for _, own := range []bool{false, true} {
+		before := runtimetest.Take()
+		_, err := runtime.Open(bg, runtime.Options{Executable: "/nonexistent/chromium", WorkerPath: bin, WorkerArgs: []string{"worker"}, OwnWorker: own})
+		wantCode(t, err, transport.CodeLaunchFailed, transport.NotAttempted)
+		if err := runtimetest.AwaitNoLeaks(before); err != nil {
+			t.Fatalf("OwnWorker %v: %v", own, err)
+		}
 	}
 }
 

@@ -42,6 +42,12 @@ type Options struct {
 	// subcommand; WorkerArgs go before the worker's own flags (e.g. {"worker"}).
 	WorkerPath string
 	WorkerArgs []string
+	// OwnWorker says the worker at WorkerPath is fastbrowser's own (it takes
+	// --await-browser), as it always is with WorkerPath "": it is then started before the
+	// browser is launched or attached, and given it when it is up, so its process start is
+	// not paid after the launch. Another worker is started once the browser is up, with
+	// --cdp-url.
+	OwnWorker bool
 	// Log receives Chromium's and the worker's stderr. Nil discards.
 	Log io.Writer
 	// Subresources says what a subresource refused by the origin policy does:
@@ -187,47 +193,76 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// The egress proxy and the worker start before the browser is launched or attached: the
+	// worker, fastbrowser's own, waits for it on its input (--await-browser), so neither
+	// start is paid after the launch. The proxy listens only where the browser is on this
+	// machine (launched, or attached at a loopback endpoint).
+	loopback := opts.CDPURL == "" || loopbackEndpoint(opts.CDPURL)
+	if opts.Allocator != nil {
+		loopback = opts.Allocator.onThisMachine()
+	}
+	if r.proxy, err = startProxy(base, opts, up, loopback, &r.edge); err != nil {
+		return nil, proxyFailed(err)
+	}
 	r.alloc = opts.Allocator
 	if r.alloc == nil {
-		if opts.Profile != "" {
-			// The browser is launched behind the proxy (profile.go), so the proxy comes first.
-			if r.proxy, err = startProxy(base, opts, up, true, &r.edge); err != nil {
-				return nil, proxyFailed(err)
-			}
-		}
+		// With a profile the browser is launched behind the proxy (profile.go).
 		r.alloc, r.ownAlloc = ownAllocator(base, opts, r.proxy), true
-	}
-	cdpURL, launched, err := r.alloc.acquire(ctx, opts.OnRelaunch)
-	if err != nil {
-		if r.proxy != nil {
-			_ = r.proxy.Close()
-		}
-		return nil, err
-	}
-	r.launched, r.cdpURL = launched, cdpURL
-	if opts.Profile == "" {
-		if r.proxy, err = startProxy(base, opts, up, loopbackEndpoint(cdpURL), &r.edge); err != nil {
-			_ = r.Close()
-			return nil, proxyFailed(err)
-		}
 	}
 	px := r.proxy
 	if up != nil && px == nil {
 		_ = r.Close()
 		return nil, upstreamNeedsEdge()
 	}
+	args := workerFlags(base, opts, px)
+	var early *earlyWorker
+	if opts.WorkerPath == "" || opts.OwnWorker {
+		proc, err := spawnWorker(opts.WorkerPath, append(append(append([]string{}, opts.WorkerArgs...), args...), "--await-browser"), opts.Log)
+		if err != nil {
+			_ = r.Close()
+			return nil, err
+		}
+		early = &earlyWorker{proc: proc}
+		defer func() {
+			if early != nil { // not handed over: the session did not open
+				early.stop()
+			}
+		}()
+	}
+	cdpURL, launched, err := r.alloc.acquire(ctx, opts.OnRelaunch)
+	if err != nil {
+		_ = r.Close()
+		return nil, err
+	}
+	r.launched, r.cdpURL = launched, cdpURL
 	if err := checkWebRTC(base, opts, cdpURL, px); err != nil {
 		_ = r.Close()
 		return nil, err
 	}
-	args := append([]string{}, opts.WorkerArgs...)
+	var c *workerProc
+	if early != nil {
+		c, err = early.connect(ctx, cdpURL)
+		early = nil // connect stops it on failure
+	} else {
+		c, err = startWorker(ctx, opts.WorkerPath, append(append(append([]string{}, opts.WorkerArgs...), "--cdp-url", cdpURL), args...), opts.Log)
+	}
+	if err != nil {
+		_ = r.Close()
+		return nil, err
+	}
+	r.worker = c
+	return r, nil
+}
+
+// workerFlags are the worker's flags but --cdp-url: all are known before its browser is.
+func workerFlags(base policy.Policy, opts Options, px *egressproxy.Proxy) []string {
+	var args []string
 	switch {
 	case opts.Profile != "":
 		args = append(args, "--default-context") // its proxy is the browser's own (profile.go)
 	case px != nil:
 		args = append(args, "--proxy-server", px.URL())
 	}
-	args = append(args, "--cdp-url", cdpURL)
 	for _, o := range base.Origins() {
 		args = append(args, "--allowed-origin", o)
 	}
@@ -243,13 +278,7 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	if !opts.Viewport.IsZero() {
 		args = append(args, "--viewport", opts.Viewport.String())
 	}
-	c, err := startWorker(ctx, opts.WorkerPath, args, opts.Log)
-	if err != nil {
-		_ = r.Close()
-		return nil, err
-	}
-	r.worker = c
-	return r, nil
+	return args
 }
 
 // BrowserVersion is the product string the worker read from the browser (e.g.

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"strconv"
@@ -25,6 +26,15 @@ type workerProc struct {
 // receives the worker's stderr (nil discards). On any failure the worker's process group
 // is stopped before returning.
 func startWorker(ctx context.Context, path string, args []string, log io.Writer) (*workerProc, error) {
+	proc, err := spawnWorker(path, args, log)
+	if err != nil {
+		return nil, err
+	}
+	return connectWorker(ctx, proc)
+}
+
+// spawnWorker starts the worker's process (startWorker's first half).
+func spawnWorker(path string, args []string, log io.Writer) (*process.Process, error) {
 	if path == "" {
 		self, err := os.Executable()
 		if err != nil {
@@ -36,6 +46,12 @@ func startWorker(ctx context.Context, path string, args []string, log io.Writer)
 	if err != nil {
 		return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "the worker could not be started").WithCause(err)
 	}
+	return proc, nil
+}
+
+// connectWorker waits for a started worker's ready frame (startWorker's second half); on
+// failure the worker is stopped.
+func connectWorker(ctx context.Context, proc *process.Process) (*workerProc, error) {
 	conn, err := transport.NewConn(ctx, proc.Stdout, proc.Stdin, transport.ConnOptions{
 		// The worker's output ends when it dies: its exit says how.
 		Gone:   func() string { <-proc.Done(); return "the worker exited (" + exitDescription(proc) + ")" },
@@ -46,6 +62,34 @@ func startWorker(ctx context.Context, path string, args []string, log io.Writer)
 		return nil, err
 	}
 	return &workerProc{Conn: conn, proc: proc}, nil
+}
+
+// earlyWorker is a worker started with --await-browser before the session's browser is up
+// (Open launches it meanwhile): it waits for the browser's endpoint on its input.
+type earlyWorker struct{ proc *process.Process }
+
+// browserEndpoint is the line the worker waits for (worker/awaitbrowser.go reads it).
+type browserEndpoint struct {
+	CDPURL string `json:"cdpUrl"`
+}
+
+// connect gives the worker its browser and waits for its ready frame.
+func (e *earlyWorker) connect(ctx context.Context, cdpURL string) (*workerProc, error) {
+	line, err := json.Marshal(browserEndpoint{CDPURL: cdpURL})
+	if err == nil {
+		_, err = e.proc.Stdin.Write(append(line, '\n'))
+	}
+	if err != nil {
+		_ = e.proc.Kill()
+		return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "the worker could not be given its browser").WithCause(err)
+	}
+	return connectWorker(ctx, e.proc)
+}
+
+// stop ends a worker that was never given its browser: its input ends, which ends it.
+func (e *earlyWorker) stop() {
+	_ = e.proc.Stdin.Close()
+	_ = e.proc.Stop(budgets.ProcessStopGrace().Default)
 }
 
 func exitDescription(p *process.Process) string {

@@ -98,7 +98,7 @@ func (w *Worker) knownTab(id target.ID) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	_, ok := w.tabs[id]
-	return ok
+	return ok || id == w.first
 }
 
 // resumeHeld lets a held page run, guarding it first when guard is set. Until it runs, a

@@ -27,7 +27,13 @@ func startRawWorker(t *testing.T, extra ...string) *rawWorker {
 		t.Fatal(err)
 	}
 	bin, _ := runtimetest.Binary()
-	cmd := exec.Command(bin, append([]string{"worker", "--cdp-url", b.WebSocketURL()}, extra...)...)
+	return startRawWorkerArgs(t, bin, append([]string{"worker", "--cdp-url", b.WebSocketURL()}, extra...)...)
+}
+
+// startRawWorkerArgs starts bin with args as a rawWorker, stopped when the test ends.
+func startRawWorkerArgs(t *testing.T, bin string, args ...string) *rawWorker {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -176,5 +182,32 @@ func TestNavigationFailureIsReported(t *testing.T) {
 	f := w.next(t)
 	if f.Error == nil || f.Error.Code != "navigation_failed" || !strings.Contains(f.Error.Message, "ERR_") || f.Error.MutationState != "unknown" {
 		t.Fatalf("refused connection: %+v", f)
+	}
+}
+
+// TestAwaitBrowser: a worker started with --await-browser (the runtime starts its own before
+// the browser is up) takes the browser's endpoint from its first input line, then speaks
+// protocol v1 on the rest of the same input; one whose input ends first exits with an error
+// and never reports ready.
+func TestAwaitBrowser(t *testing.T) {
+	b, err := runtimetest.Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, _ := runtimetest.Binary()
+	w := startRawWorkerArgs(t, bin, "worker", "--await-browser")
+	w.write(t, `{"cdpUrl":"`+b.WebSocketURL()+`"}`+"\n"+`{"v":1,"id":"l1","op":"listTabs"}`+"\n")
+	if f := w.next(t); !strings.Contains(string(f.Ready), "Chrome/") {
+		t.Fatalf("ready frame %+v", f)
+	}
+	if f := w.next(t); f.ID != "l1" || !strings.Contains(string(f.Result), "about:blank") {
+		t.Fatalf("listTabs after the endpoint line: %+v %s", f, f.Result)
+	}
+
+	cmd := exec.Command(bin, "worker", "--await-browser")
+	cmd.Stdin = strings.NewReader("")
+	out, err := cmd.Output()
+	if err == nil || len(out) != 0 {
+		t.Fatalf("input ended before the endpoint: err %v, stdout %q", err, out)
 	}
 }

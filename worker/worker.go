@@ -38,6 +38,9 @@ type Options struct {
 	// DevTools context is off the record). Its proxy is the browser's command line's, so
 	// ProxyServer does not apply, and the context is never disposed.
 	DefaultContext bool
+	// AwaitBrowser: CDPURL comes as the first line of In, a JSON object {"cdpUrl":…}
+	// (awaitbrowser.go), before protocol v1 starts.
+	AwaitBrowser bool
 }
 
 var errTabGone = errors.New("tab is gone")
@@ -74,6 +77,7 @@ type Worker struct {
 
 	mu       sync.Mutex
 	tabs     map[target.ID]*tab
+	first    target.ID // the first tab, known from its creation on (connect)
 	seq      int
 	selected target.ID // "" when no tab is selected
 	popups   popupQueue
@@ -94,6 +98,13 @@ func Run(ctx context.Context, opts Options) error {
 	lg := opts.Log
 	if lg == nil {
 		lg = log.New(io.Discard, "", 0)
+	}
+	if opts.AwaitBrowser {
+		in, err := awaitBrowser(&opts)
+		if err != nil {
+			return err
+		}
+		opts.In = in
 	}
 	base := policy.AllowAll()
 	if len(opts.AllowedOrigins) > 0 && !(len(opts.AllowedOrigins) == 1 && opts.AllowedOrigins[0] == policy.Any) {
@@ -139,26 +150,54 @@ func (w *Worker) connect(ctx context.Context, cdpURL string) error {
 		return fmt.Errorf("cannot connect to the browser's DevTools endpoint: %w", err)
 	}
 	w.watchBrowser()
-	v, err := w.bc.Browser.GetVersion(ctx)
-	if err != nil {
-		return fmt.Errorf("the browser did not answer Browser.getVersion: %w", err)
-	}
-	w.product = v.Product
+	// The browser's answers to calls that do not depend on each other come back while the
+	// others wait: its version while the context and tab are made, the watch for new tabs
+	// and their hold while the first tab's renderer starts (attach waits on it).
+	version := make(chan error, 1)
+	go func() {
+		v, err := w.bc.Browser.GetVersion(ctx)
+		if err != nil {
+			err = fmt.Errorf("the browser did not answer Browser.getVersion: %w", err)
+		} else {
+			w.product = v.Product
+		}
+		version <- err
+	}()
 	created, err := w.firstTab(ctx)
 	if err != nil {
+		<-version
 		return err
 	}
-	t, err := w.attach(ctx, created.TargetID)
-	if err != nil {
-		return err
-	}
-	w.selected = t.id
+	// The first tab is known from here on: the watch and the hold leave it to attach.
+	w.mu.Lock()
+	w.first = created.TargetID
+	w.mu.Unlock()
 	discoverCtx, stop := context.WithCancel(context.Background())
 	w.stopDiscover = stop
-	if err := w.discover(discoverCtx); err != nil {
+	watched := make(chan error, 1)
+	go func() { watched <- w.watchNewTabs(ctx, discoverCtx) }()
+	t, err := w.attach(ctx, created.TargetID)
+	werr, verr := <-watched, <-version
+	switch {
+	case err != nil:
+		return err
+	case werr != nil:
+		return werr
+	case verr != nil:
+		return verr
+	}
+	w.mu.Lock()
+	w.selected = t.id
+	w.mu.Unlock()
+	return nil
+}
+
+// watchNewTabs starts discover, then the hold on new pages (holdNewPages).
+func (w *Worker) watchNewTabs(setup, life context.Context) error {
+	if err := w.discover(life); err != nil {
 		return fmt.Errorf("cannot watch for new tabs: %w", err)
 	}
-	if err := w.holdNewPages(ctx, discoverCtx); err != nil {
+	if err := w.holdNewPages(setup, life); err != nil {
 		return fmt.Errorf("cannot hold new tabs at their start: %w", err)
 	}
 	return nil
@@ -172,6 +211,10 @@ func (w *Worker) attach(ctx context.Context, id target.ID) (*tab, error) {
 // attachThen is attach with a step in between: ready (if any) runs once the target's
 // requests are intercepted and its children auto-attached, all a page held at its start
 // needs before it may run (popupattach.go); the steps after it wait for the page to run.
+// Without ready (the first tab, or a page already running when found) nothing waits for
+// the page to be let go, so the guard and the other steps go out together: each waits on
+// the tab's renderer, and they then answer at once rather than one round trip after
+// another. The tab is used only once all have answered (it is in w.tabs only then).
 func (w *Worker) attachThen(ctx context.Context, id target.ID, ready func()) (*tab, error) {
 	mux, conn, c, err := w.openTab(ctx, id)
 	if err != nil {
@@ -180,16 +223,8 @@ func (w *Worker) attachThen(ctx context.Context, id target.ID, ready func()) (*t
 	life, stop := context.WithCancel(context.Background())
 	t := &tab{id: id, mux: mux, conn: conn, c: c, stop: stop, changed: make(chan struct{})}
 	fail := func(err error) (*tab, error) { stop(); _ = conn.Close(); return nil, err }
-	if err := w.intercept(life, c); err != nil {
-		return fail(err)
-	}
-	if err := w.attachChildren(life, t, "", c); err != nil {
-		return fail(err)
-	}
-	if ready != nil {
-		ready()
-	}
-	if err := w.watchWebSockets(ctx, life, c); err != nil {
+	// The tab's events are heard from before anything can send them.
+	if err := w.watchDialogs(life, c, t); err != nil {
 		return fail(err)
 	}
 	navigated, err := c.Page.FrameNavigated(life)
@@ -200,26 +235,41 @@ func (w *Worker) attachThen(ctx context.Context, id target.ID, ready func()) (*t
 	if err != nil {
 		return fail(err)
 	}
-	if err := w.watchDialogs(life, c, t); err != nil {
-		return fail(err)
-	}
-	if err := c.Page.Enable(ctx); err != nil {
-		return fail(err)
-	}
-	if err := w.applyViewport(ctx, c); err != nil {
-		return fail(err)
-	}
-	if err := w.guardDocuments(ctx, c); err != nil {
-		return fail(err)
-	}
-	if err := c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true)); err != nil {
-		return fail(err)
-	}
 	t.diag = newDiagnostics(w.clipScrubbed)
-	if err := watchDiagnostics(life, c, t.diag); err != nil {
-		return fail(err)
+	guard := func(context.Context) error {
+		if err := w.intercept(life, c); err != nil {
+			return err
+		}
+		return w.attachChildren(life, t, "", c)
 	}
-	tree, err := c.Page.GetFrameTree(ctx)
+	sockets := func(ctx context.Context) error { return w.watchWebSockets(ctx, life, c) }
+	diagnostics := func(context.Context) error { return watchDiagnostics(life, c, t.diag) }
+	var tree *page.GetFrameTreeReply
+	pages := func(ctx context.Context) error {
+		if err := c.Page.Enable(ctx); err != nil {
+			return err
+		}
+		if err := w.applyViewport(ctx, c); err != nil {
+			return err
+		}
+		if err := w.guardDocuments(ctx, c); err != nil {
+			return err
+		}
+		if err := c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true)); err != nil {
+			return err
+		}
+		tree, err = c.Page.GetFrameTree(ctx)
+		return err
+	}
+	if ready != nil {
+		if err := guard(ctx); err != nil {
+			return fail(err)
+		}
+		ready()
+		err = together(ctx, stop, sockets, diagnostics, pages)
+	} else {
+		err = together(ctx, stop, guard, sockets, diagnostics, pages)
+	}
 	if err != nil {
 		return fail(err)
 	}

@@ -95,6 +95,7 @@ func runtimeOptions(c *cli.Context, st *state, origins []string) runtime.Options
 		AllowedOrigins: origins,
 		WorkerPath:     st.workerPath,
 		WorkerArgs:     workerArgs(st),
+		OwnWorker:      true, // st.workerPath, if any, is a fastbrowser binary (tests)
 		Log:            debugLog(st),
 		LookupEnv:      st.lookup(),
 	}

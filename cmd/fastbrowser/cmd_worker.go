@@ -15,7 +15,8 @@ func workerCommand(st *state) *cli.Command {
 		Usage:     "speak protocol v1 on stdin/stdout for one browser context (started by the runtime, or by any parent process)",
 		UsageText: "fastbrowser worker --cdp-url URL [--allowed-origin ORIGIN ...]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "cdp-url", Required: true, Usage: "DevTools endpoint: http://host:port or a browser websocket URL (any path)"},
+			&cli.StringFlag{Name: "cdp-url", Usage: "DevTools endpoint: http://host:port or a browser websocket URL (any path); required unless --await-browser"},
+			&cli.BoolFlag{Name: "await-browser", Usage: "read the browser endpoint from the first line of stdin, {\"cdpUrl\":URL}, before protocol v1 (the runtime starts its own worker while it launches the browser)"},
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default any http/https origin)"},
 			&cli.StringFlag{Name: "proxy-server", Usage: "route the worker's browser context through this HTTP proxy (http://127.0.0.1:PORT), loopback included"},
 			&cli.BoolFlag{Name: "default-context", Usage: "run in the browser's default context (a persistent profile's, whose cookies and storage outlast the session) instead of a new one; --proxy-server then does not apply"},
@@ -25,6 +26,9 @@ func workerCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "egress-subresources", Value: "fail", Usage: "a refused subresource: \"fail\" ends the operation with egress_denied, \"report\" only reports it"},
 		},
 		Action: func(c *cli.Context) error {
+			if (c.String("cdp-url") == "") == !c.Bool("await-browser") {
+				return usageError("give one of --cdp-url and --await-browser")
+			}
 			sub := c.String("egress-subresources")
 			if sub != transport.SubresourcesFail && sub != transport.SubresourcesReport {
 				return usageError("--egress-subresources must be \"fail\" or \"report\"")
@@ -53,6 +57,7 @@ func workerCommand(st *state) *cli.Command {
 				WebRTC:         rtc,
 				ProxyServer:    c.String("proxy-server"),
 				DefaultContext: c.Bool("default-context"),
+				AwaitBrowser:   c.Bool("await-browser"),
 				In:             st.stdin,
 				Out:            st.stdout,
 				Log:            log.New(st.stderr, "worker: ", log.LstdFlags),

@@ -26,12 +26,12 @@ func TestSessionWorkerCrashEnds(t *testing.T) {
 	worker := 0
 	for pid := range procs.below {
 		b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-		if bytes.Contains(b, []byte("--cdp-url")) {
+		if bytes.Contains(b, []byte("\x00worker\x00")) {
 			worker = pid
 		}
 	}
 	if worker == 0 {
-		t.Fatalf("no worker (a process with --cdp-url) below host %d", procs.host)
+		t.Fatalf("no worker (a process running the worker subcommand) below host %d", procs.host)
 	}
 	if err := syscall.Kill(worker, syscall.SIGKILL); err != nil {
 		t.Fatal(err)

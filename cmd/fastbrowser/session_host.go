@@ -91,7 +91,7 @@ func (nopWriteCloser) Close() error { return nil }
 // artifact store is --artifacts or the session's own directory.
 func hostRuntimeOptions(st *state, d *sessions.Dir, o sessions.Options, sec hostSecrets) (runtime.Options, string, func(), error) {
 	opts := runtime.Options{Executable: o.Browser, Headed: o.Headed, CDPURL: o.CDPURL, AllowedOrigins: o.AllowedOrigins,
-		WorkerPath: st.workerPath, WorkerArgs: workerArgs(st), Log: debugLog(st)}
+		WorkerPath: st.workerPath, WorkerArgs: workerArgs(st), OwnWorker: true, Log: debugLog(st)}
 	if o.Viewport != "" {
 		vp, err := transport.ParseViewport(o.Viewport)
 		if err != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/runtime"
 )
 
-// Options is runtime.Options for OpenWith; WorkerPath and WorkerArgs are filled in.
+// Options is runtime.Options for OpenWith; WorkerPath, WorkerArgs and OwnWorker are filled in.
 type Options = runtime.Options
 
 // OpenWith starts a session with explicit options (CDPURL and policy included) and the built
@@ -19,7 +19,7 @@ func OpenWith(t testing.TB, opts Options) *runtime.Runtime {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.WorkerPath, opts.WorkerArgs = bin, []string{"worker"}
+	opts.WorkerPath, opts.WorkerArgs, opts.OwnWorker = bin, []string{"worker"}, true
 	if os.Getenv("FASTBROWSER_DEBUG") != "" {
 		opts.Log = os.Stderr
 	}
