@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport/jsonl"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
@@ -44,7 +46,7 @@ type Conn struct {
 	broken func()
 
 	mu            sync.Mutex
-	pending       map[string]chan responseFrame
+	pending       map[string]*waiter
 	dead          *OperationError // set once the worker is gone, broke the protocol or was closed
 	deadCh        chan struct{}
 	closing       bool // Close began, or the worker answered close: the end of its output is expected, not a crash
@@ -64,7 +66,7 @@ func NewConn(ctx context.Context, r io.Reader, w io.WriteCloser, opts ConnOption
 		closer:  w,
 		gone:    opts.Gone,
 		broken:  opts.Broken,
-		pending: map[string]chan responseFrame{},
+		pending: map[string]*waiter{},
 		deadCh:  make(chan struct{}),
 	}
 	if c.gone == nil {
@@ -135,20 +137,68 @@ func (c *Conn) readLoop(r *jsonl.Reader) {
 			}
 			return
 		}
-		var rf responseFrame
-		if err := strictjson.Decode(line, &rf); err != nil || rf.V != Version || (rf.Error == nil) == (rf.Result == nil) {
-			c.breakProtocol("the worker wrote a line that is not a protocol v1 response", err)
-			return
+		rf, filled := c.decodeResult(line)
+		if !filled {
+			if err := strictjson.Decode(line, &rf); err != nil || rf.V != Version || (rf.Error == nil) == (rf.Result == nil) {
+				c.breakProtocol("the worker wrote a line that is not a protocol v1 response", err)
+				return
+			}
 		}
 		c.mu.Lock()
-		ch, ok := c.pending[rf.ID]
+		w, ok := c.pending[rf.ID]
 		delete(c.pending, rf.ID)
 		c.mu.Unlock()
 		if ok {
-			ch <- rf // buffered: never blocks the reader
+			rp := reply{frame: rf}
+			if filled {
+				rp.res = w.res
+			}
+			w.ch <- rp // buffered: never blocks the reader
 		}
 		// A response for an id nobody waits for is the late answer to a cancelled call.
 	}
+}
+
+// decodeResult decodes a result frame for a waiting call in one pass, its result straight
+// into the call's result value, and says whether it did: the frame's id is read first (gjson,
+// after the depth check that makes it safe), so the strict decode knows the result's type.
+// Decoding the frame with its result as raw JSON and then the result on its own read the
+// result twice, on every answer. Anything else (an error frame, an id nobody waits for, a
+// result that is not the call's, a broken line) is left to readLoop's plain decode, which
+// tells these apart as it always has.
+func (c *Conn) decodeResult(line []byte) (responseFrame, bool) {
+	var rf responseFrame
+	if strictjson.CheckDepth(line) != nil {
+		return rf, false
+	}
+	id := gjson.GetBytes(line, "id")
+	if id.Type != gjson.String {
+		return rf, false
+	}
+	c.mu.Lock()
+	w := c.pending[id.Str]
+	c.mu.Unlock()
+	// Filling w.res races nothing: its caller reads it only after readLoop hands it the
+	// reply, and a caller that stopped waiting never reads it.
+	if w == nil || strictjson.DecodeRedirected(line, &rf, "", map[string]any{"result": w.res}) != nil ||
+		rf.V != Version || rf.Error != nil || !gjson.GetBytes(line, "result").Exists() {
+		return responseFrame{}, false
+	}
+	return rf, true
+}
+
+// waiter is one call waiting for its response: ch gets it, res is what its result decodes
+// into.
+type waiter struct {
+	ch  chan reply
+	res Result
+}
+
+// reply is a response as readLoop hands it to its call. res is set when the result is
+// already decoded (decodeResult; frame.Result is then empty).
+type reply struct {
+	frame responseFrame
+	res   Result
 }
 
 // ended is why the worker's output ended cleanly: Close asked it to, or it is gone.
@@ -180,9 +230,9 @@ func (c *Conn) fail(oe *OperationError) {
 	}
 	c.dead = oe
 	close(c.deadCh)
-	for id, ch := range c.pending {
+	for id, w := range c.pending {
 		delete(c.pending, id)
-		ch <- responseFrame{ID: id, Error: oe}
+		w.ch <- reply{frame: responseFrame{ID: id, Error: oe}}
 	}
 }
 
@@ -212,7 +262,7 @@ func (c *Conn) Call(ctx context.Context, op Operation, octx *OperationContext) (
 	deadline := deadlineFor(op, request)
 	id := strconv.FormatUint(c.next.Add(1), 10)
 	frame.ID = id
-	ch := make(chan responseFrame, 1)
+	ch := make(chan reply, 1)
 	c.mu.Lock()
 	if c.dead != nil {
 		dead := *c.dead
@@ -221,7 +271,7 @@ func (c *Conn) Call(ctx context.Context, op Operation, octx *OperationContext) (
 		dead.Message = "the worker is gone: " + dead.Message
 		return nil, &dead
 	}
-	c.pending[id] = ch
+	c.pending[id] = &waiter{ch: ch, res: op.newResult()}
 	c.mu.Unlock()
 
 	frame.Request, err = marshalCompact(op)
@@ -240,8 +290,8 @@ func (c *Conn) Call(ctx context.Context, op Operation, octx *OperationContext) (
 	timer := time.NewTimer(deadline)
 	defer timer.Stop()
 	select {
-	case rf := <-ch:
-		res, err := c.decode(op, rf)
+	case rp := <-ch:
+		res, err := c.decode(op, rp)
 		if err == nil && SpecOf(op).EndsSession {
 			// The worker closes after this answer: a close from Close would race its exit.
 			c.mu.Lock()
@@ -269,7 +319,11 @@ func (c *Conn) waitEnded(op Operation, code Code, msg string) *OperationError {
 	return NewError(op.OpName(), PhaseExecute, code, RetrySafe, NotAttempted, "%s", msg)
 }
 
-func (c *Conn) decode(op Operation, rf responseFrame) (Result, error) {
+func (c *Conn) decode(op Operation, rp reply) (Result, error) {
+	if rp.res != nil {
+		return rp.res, nil
+	}
+	rf := rp.frame
 	if rf.Error != nil {
 		oe := *rf.Error
 		if oe.Code == CodeWorkerCrashed || oe.Code == CodeProtocolError {

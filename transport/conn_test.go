@@ -259,6 +259,8 @@ func TestConnBrokenStream(t *testing.T) {
 		{"result and error", `{"v":1,"id":"1","result":{},"error":{"code":"internal"}}` + "\n", false, notResponse},
 		{"wrong version", `{"v":2,"id":"1","result":{}}` + "\n", false, notResponse},
 		{"unknown field", `{"v":1,"id":"1","result":{},"extra":1}` + "\n", false, notResponse},
+		{"neither result nor error", `{"v":1,"id":"1","posture":"ok"}` + "\n", false, notResponse},
+		{"result for nobody and error", `{"v":1,"id":"9","result":{},"error":{"code":"internal"}}` + "\n", false, notResponse},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			broken := make(chan struct{})
@@ -377,4 +379,24 @@ func TestConnCloseAfterAnsweredClose(t *testing.T) {
 	}
 	_, err := c.Call(context.Background(), &ListTabs{}, nil)
 	wantError(t, err, CodeSessionEnded, NotAttempted, RetryNever, OpListTabs, "the worker is gone: the client is closed")
+}
+
+// TestConnResultNotTheOperations: a well-formed response whose result does not fit the call's
+// operation fails that call protocol_error; the Conn goes on and the next answer is decoded.
+// Results are decoded straight into the call's result type (decodeResult): this is the case
+// it must leave to the plain decode.
+func TestConnResultNotTheOperations(t *testing.T) {
+	c, p := dial(t, ConnOptions{})
+	call := start(context.Background(), c, &ListTabs{})
+	rf := p.request(t, OpListTabs)
+	p.send(t, `{"v":1,"id":"`+rf.ID+`","result":{"closed":true},"posture":"ok"}`+"\n")
+	wantError(t, await(t, call).err, CodeProtocolError, Unknown, RetryUnsafe, OpListTabs, "the worker's result does not match the operation")
+
+	call = start(context.Background(), c, &ListTabs{})
+	rf = p.request(t, OpListTabs)
+	p.send(t, `{"v":1,"id":"`+rf.ID+`","result":{"tabs":[{"tab":"T","url":"u","title":"\u00e9 <&>"}],"selected":"T"},"posture":"ok"}`+"\n")
+	r := await(t, call)
+	if lt, ok := r.res.(*ListTabsResult); r.err != nil || !ok || len(lt.Tabs) != 1 || lt.Tabs[0].Title != "é <&>" || lt.Selected != "T" {
+		t.Fatalf("the next call got %#v %v", r.res, r.err)
+	}
 }

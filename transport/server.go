@@ -412,12 +412,11 @@ func (s *server) finish(j *job, res Result, err error) {
 		s.replyFailure(j.id, j.op.OpName(), err)
 		return
 	}
-	raw, merr := marshalCompact(res)
-	if merr != nil {
+	// The result is encoded once, straight into its frame (writeResult).
+	var encErr *jsonl.EncodeError
+	if err := writeResult(s.w, j.id, res); errors.As(err, &encErr) {
 		s.replyError(j.id, NewError(j.op.OpName(), PhaseExecute, CodeInternal, RetryNever, Unknown, "result could not be encoded"))
-		return
 	}
-	_ = s.w.WriteFrame(responseFrame{V: Version, ID: j.id, Result: raw, Posture: PostureOK})
 }
 
 func (s *server) replyError(id string, oe *OperationError) { s.replyFailure(id, oe.Operation, oe) }

@@ -3,7 +3,6 @@ package worker
 import (
 	"context"
 	"errors"
-	"sync"
 	"sync/atomic"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -21,8 +20,12 @@ import (
 // connection tells a dead browser from a closed tab: its Context ends when it dies.
 type browserLife struct {
 	closing atomic.Bool // the worker closes the browser connection itself (teardown)
-	once    sync.Once
-	dead    chan struct{} // closed once the browser connection ended on its own
+	// gone ends once the browser connection ended on its own; dead is its Done. A context,
+	// so that each operation's context can end with it through context.AfterFunc, without a
+	// goroutine of its own.
+	gone context.Context
+	kill context.CancelFunc
+	dead <-chan struct{}
 }
 
 // connClosed reports whether err is rpcc's error for a connection that has closed, whatever
@@ -32,9 +35,12 @@ func connClosed(err error) bool {
 	return errors.As(err, &c) && c.Closed()
 }
 
-func (l *browserLife) init() { l.dead = make(chan struct{}) }
+func (l *browserLife) init() {
+	l.gone, l.kill = context.WithCancel(context.Background())
+	l.dead = l.gone.Done()
+}
 
-func (l *browserLife) markDead() { l.once.Do(func() { close(l.dead) }) }
+func (l *browserLife) markDead() { l.kill() }
 
 func (l *browserLife) isDead() bool {
 	select {
@@ -62,14 +68,8 @@ func (w *Worker) watchBrowser() {
 // waiting on the page (an event, a popup) ends at once instead of at its budget.
 func (w *Worker) whileBrowserLives(ctx context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
-	go func() {
-		select {
-		case <-w.life.dead:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, cancel
+	unhook := context.AfterFunc(w.life.gone, cancel)
+	return ctx, func() { unhook(); cancel() }
 }
 
 // browserGone refuses an operation that arrives after the browser died: nothing of it can

@@ -6,8 +6,6 @@ import (
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/network"
-
-	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
 // watchWebSockets records each WebSocket a target (a tab, an out-of-process frame, a
@@ -26,39 +24,33 @@ func (w *Worker) watchWebSockets(call, life context.Context, c *cdp.Client) erro
 		created.Close()
 		return err
 	}
-	s := &socketWatch{settle: make(chan chan struct{}), gone: make(chan struct{})}
-	w.sockets.add(s)
-	go func() {
-		defer created.Close()
-		defer w.sockets.remove(s)
-		defer close(s.gone)
-		record := func() bool {
+	s := &socketWatch{
+		gone: make(chan struct{}),
+		pending: func() bool {
+			select {
+			case <-created.Ready(): // closed while an event waits: receiving it cannot block
+				return true
+			default:
+				return false
+			}
+		},
+		record: func() bool {
 			return next(created, func(ev *network.WebSocketCreatedReply) {
 				if origin, ok := w.egress.allows(ev.URL); !ok {
 					w.egress.refuse("websocket", origin)
 				}
 			})
-		}
+		},
+	}
+	w.sockets.add(s)
+	go func() {
+		defer created.Close()
+		defer w.sockets.remove(s)
+		defer close(s.gone)
 		for {
 			select {
 			case <-created.Ready():
-				if !record() {
-					return
-				}
-			case done := <-s.settle:
-				// Everything Chromium sent before the last answer on this connection is
-				// already buffered in the stream: record all of it before saying so.
-				ok := true
-				for drained := false; ok && !drained; {
-					select {
-					case <-created.Ready():
-						ok = record()
-					default:
-						drained = true
-					}
-				}
-				close(done)
-				if !ok {
+				if !s.recordPending() {
 					return
 				}
 			case <-life.Done():
@@ -69,10 +61,28 @@ func (w *Worker) watchWebSockets(call, life context.Context, c *cdp.Client) erro
 	return nil
 }
 
-// socketWatch is one target's WebSocket watcher; settle asks it to record what is buffered.
+// socketWatch is one target's WebSocket watcher. Its goroutine records events as they come;
+// settle records, on the operation's own goroutine, what is buffered and not yet recorded.
 type socketWatch struct {
-	settle chan chan struct{}
-	gone   chan struct{} // closed when the watcher has stopped
+	gone    chan struct{} // closed when the watcher has stopped
+	pending func() bool   // an event is buffered (never blocks, receives nothing)
+	record  func() bool   // receive and record one buffered event; false once the stream ended
+
+	// mu is held while an event is received and recorded: once settle holds it, an event
+	// either has been recorded or is still buffered, never half way.
+	mu sync.Mutex
+}
+
+// recordPending records every event buffered now; false once the stream ended.
+func (s *socketWatch) recordPending() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.pending() {
+		if !s.record() {
+			return false
+		}
+	}
+	return true
 }
 
 // socketWatches is the set of running watchers.
@@ -96,13 +106,15 @@ func (ws *socketWatches) remove(s *socketWatch) {
 	delete(ws.set, s)
 }
 
-// settleWebSockets has every watcher record the WebSocket events already received, so an
-// operation reports the WebSockets its own work opened (a page load, a click handler):
-// Chromium sends their events before the answers and load events the operation waited for.
-// It waits at most one CDP call budget, even for a cancelled operation.
+// settleWebSockets records the WebSocket events every watcher has received and not yet
+// recorded, so an operation reports the WebSockets its own work opened (a page load, a click
+// handler): Chromium sends their events before the answers and load events the operation
+// waited for, and rpcc has put them in the watchers' streams by the time the operation has its
+// answer. It records them on the operation's goroutine, under each watcher's lock, instead of
+// asking each watcher's goroutine and waiting for it: no goroutine is woken when, as on almost
+// every operation, nothing is buffered, and it never waits (receiving a buffered event does
+// not block).
 func (w *Worker) settleWebSockets() {
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
-	defer cancel()
 	w.sockets.mu.Lock()
 	all := make([]*socketWatch, 0, len(w.sockets.set))
 	for s := range w.sockets.set {
@@ -110,19 +122,6 @@ func (w *Worker) settleWebSockets() {
 	}
 	w.sockets.mu.Unlock()
 	for _, s := range all {
-		done := make(chan struct{})
-		select {
-		case s.settle <- done:
-		case <-s.gone:
-			continue
-		case <-ctx.Done():
-			return
-		}
-		select {
-		case <-done:
-		case <-s.gone:
-		case <-ctx.Done():
-			return
-		}
+		s.recordPending()
 	}
 }

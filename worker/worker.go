@@ -129,7 +129,11 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer w.teardown()
-	return transport.Serve(ctx, opts.In, opts.Out, w, transport.ServerOptions{Ready: transport.ReadyInfo{Browser: w.product}})
+	// A pipe from the parent is read through the poller: each request then runs on the
+	// thread that read it, without waking another (transport.PollableInput).
+	in, closeIn := transport.PollableInput(opts.In)
+	defer closeIn()
+	return transport.Serve(ctx, in, opts.Out, w, transport.ServerOptions{Ready: transport.ReadyInfo{Browser: w.product}})
 }
 
 // newWorker is a worker before it connects: base policy in force, no tabs.

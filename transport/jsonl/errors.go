@@ -40,3 +40,10 @@ type FrameTooLargeError struct {
 func (e *FrameTooLargeError) Error() string {
 	return fmt.Sprintf("frame of %d bytes is longer than the limit of %d bytes; nothing was written", e.Size, e.Limit)
 }
+
+// EncodeError reports a value WriteAround could not encode; nothing was written.
+type EncodeError struct{ Err error }
+
+func (e *EncodeError) Error() string { return "jsonl: encoding frame: " + e.Err.Error() }
+
+func (e *EncodeError) Unwrap() error { return e.Err }

@@ -60,6 +60,29 @@ func (w *Writer) WriteFrame(v any) error {
 	return w.write(buf.Bytes())
 }
 
+// WriteAround writes head, v's encoding (as WriteFrame encodes it) and tail as one line, in
+// one Write: a caller whose frame wraps an encoded value in fixed text (a response around its
+// result) encodes the value once, straight into the line, instead of encoding it on its own
+// and again as raw JSON inside the frame, which compacts it a second time. head and tail must
+// hold no newline. An encoding failure is an *EncodeError, and nothing is written.
+func (w *Writer) WriteAround(head []byte, v any, tail []byte) error {
+	if bytes.IndexByte(head, '\n') >= 0 || bytes.IndexByte(tail, '\n') >= 0 {
+		return errors.New("jsonl: frame text contains a newline; nothing was written")
+	}
+	buf := getBuffer()
+	defer putBuffer(buf)
+	buf.Write(head)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return &EncodeError{Err: err}
+	}
+	buf.Truncate(buf.Len() - 1) // Encode's "\n"
+	buf.Write(tail)
+	buf.WriteByte('\n')
+	return w.write(buf.Bytes())
+}
+
 // WriteRaw writes line, an already-encoded JSON value, as one line. It refuses a line
 // containing "\n" (it would arrive as two frames) or longer than the limit, and writes
 // nothing then. Whether line is valid JSON is the caller's responsibility.

@@ -202,3 +202,35 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+func TestWriteAround(t *testing.T) {
+	var rec recorder
+	w := NewWriter(&rec, 64)
+	if err := w.WriteAround([]byte(`{"a":`), map[string]string{"t": "two\nlines <&>"}, []byte(`,"b":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.writes) != 1 || string(rec.writes[0]) != "{\"a\":{\"t\":\"two\\nlines <&>\"},\"b\":1}\n" {
+		t.Fatalf("writes %q, want the one line", rec.writes)
+	}
+	for _, c := range []struct {
+		head, tail string
+		v          any
+	}{
+		{"{\n", "}", 1},
+		{"{", "\n}", 1},
+		{`{"a":`, "}", func() {}}, // unencodable
+		{`{"a":`, "}", strings.Repeat("x", 64)},
+	} {
+		err := w.WriteAround([]byte(c.head), c.v, []byte(c.tail))
+		if err == nil {
+			t.Errorf("WriteAround(%q, %T, %q) wrote a line", c.head, c.v, c.tail)
+		}
+	}
+	var encErr *EncodeError
+	if err := w.WriteAround(nil, func() {}, nil); !errors.As(err, &encErr) {
+		t.Errorf("unencodable value: %v, want an *EncodeError", err)
+	}
+	if len(rec.writes) != 1 {
+		t.Fatalf("a refused frame was written: %q", rec.writes[1:])
+	}
+}

@@ -39,7 +39,10 @@ func DecodeRedirected(data []byte, v any, base string, redirect map[string]any) 
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return &Error{Path: base, Message: fmt.Sprintf("cannot decode into %T: need a non-nil pointer", v)}
 	}
-	targets := map[string]reflect.Value{}
+	var targets map[string]reflect.Value // nil unless redirected: most decodes are not
+	if len(redirect) > 0 {
+		targets = make(map[string]reflect.Value, len(redirect))
+	}
 	for key, t := range redirect {
 		tv := reflect.ValueOf(t)
 		if tv.Kind() != reflect.Pointer || tv.IsNil() {
@@ -47,14 +50,20 @@ func DecodeRedirected(data []byte, v any, base string, redirect map[string]any) 
 		}
 		targets[key] = tv
 	}
-	tr, root, err := scan(data, base)
+	// One path serves the three passes in turn (a successful scan leaves it empty), its
+	// segments taken from a pool: a frame's decode then allocates none for its path.
+	tr, root, p, err := scan(data, pooledPath(base))
 	if err != nil {
 		return err
 	}
-	c := checker{tree: tr, path: newPath(base), top: &root, redirect: targets}
+	c := checker{tree: tr, path: p, top: &root, redirect: targets}
 	if err := c.root(&root, rv.Type()); err != nil {
 		return err
 	}
 	f := filler{tree: tr, path: c.path, top: &root, redirect: targets}
-	return f.root(&root, rv)
+	err = f.root(&root, rv)
+	if err == nil {
+		f.path.release() // on a refusal it may be mid-walk; the pool does without it
+	}
+	return err
 }

@@ -3,14 +3,16 @@ package strictjson
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // path tracks where a walk is in the input. Segments are kept unrendered because a
 // path is only turned into a string when something is refused (or handed to an
 // Unmarshaler), and rendering on every step would dominate the cost of a decode.
 type path struct {
-	base string
-	segs []segment
+	base   string
+	segs   []segment
+	pooled bool // segs came from paths (pooledPath)
 }
 
 type segment struct {
@@ -21,7 +23,31 @@ type segment struct {
 
 func newPath(base string) path {
 	// Room for the nesting of any ordinary frame, so that pushing rarely allocates.
-	return path{base: base, segs: make([]segment, 0, 16)}
+	return path{base: base, segs: make([]segment, 0, pathRoom)}
+}
+
+const pathRoom = 16
+
+// paths holds segment slices between decodes: every protocol frame is decoded at least
+// twice (the frame, then its request or result), and a fresh path each time was most of
+// what a small frame's decode allocated.
+var paths = sync.Pool{New: func() any { s := make([]segment, 0, pathRoom); return &s }}
+
+// pooledPath is newPath with its segments from the pool; release gives them back.
+func pooledPath(base string) path {
+	return path{base: base, segs: (*paths.Get().(*[]segment))[:0], pooled: true}
+}
+
+// release returns an empty path's segments to the pool. Nothing keeps a path's segments
+// past its decode: errors and Unmarshalers get the path as a string.
+func (p *path) release() {
+	if !p.pooled || len(p.segs) != 0 || cap(p.segs) > 4*pathRoom {
+		return
+	}
+	segs := p.segs[:0]
+	clear(segs[:cap(segs)]) // drop the keys popped segments still point to
+	p.segs, p.pooled = nil, false
+	paths.Put(&segs)
 }
 
 func (p *path) pushKey(key string) { p.segs = append(p.segs, segment{key: key}) }

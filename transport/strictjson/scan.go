@@ -17,26 +17,29 @@ type scanner struct {
 	stack []value // children of the containers being scanned, innermost last
 }
 
-// scan parses data, which must hold exactly one JSON value and optional whitespace.
-func scan(data []byte, base string) (*tree, value, error) {
-	s := scanner{data: data, path: newPath(base)}
+// scan parses data, which must hold exactly one JSON value and optional whitespace. It
+// walks with p and, when it succeeds, hands p back as it got it (empty, perhaps grown) for
+// the next pass.
+func scan(data []byte, p path) (*tree, value, path, error) {
+	base := p.base
+	s := scanner{data: data, path: p}
 	// Frames spend well over 16 bytes per value, so this guess saves most regrowth of
 	// the tree without overcommitting; the cap bounds it for huge inputs.
 	s.tree.nodes = make([]value, 0, min(len(data)/16, 4096))
 	s.skipSpace()
 	v, err := s.value(0)
 	if err != nil {
-		return nil, value{}, err
+		return nil, value{}, path{}, err
 	}
 	s.skipSpace()
 	if s.off < len(s.data) {
 		if s.badUTF8() {
-			return nil, value{}, s.utf8Error("invalid UTF-8 at offset %d", s.off)
+			return nil, value{}, path{}, s.utf8Error("invalid UTF-8 at offset %d", s.off)
 		}
-		return nil, value{}, &Error{Path: base, Expected: "end of input",
+		return nil, value{}, path{}, &Error{Path: base, Expected: "end of input",
 			Message: fmt.Sprintf("trailing data after the JSON value at offset %d", s.off)}
 	}
-	return &s.tree, v, nil
+	return &s.tree, v, s.path, nil
 }
 
 func (s *scanner) skipSpace() {
