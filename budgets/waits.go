@@ -16,6 +16,11 @@ const (
 	// ObserveReserve is the part of the observation budget kept for building the outline
 	// after the frames are read.
 	ObserveReserve = 300 * time.Millisecond
+	// ObserveStampWait is how long an observe waits, out of its reserve, for the document's
+	// stamp after reading the tree (is the tree of the document the page info was read
+	// from?); a renderer busy with a huge page that does not answer in time leaves the
+	// question to the tab's loader.
+	ObserveStampWait = 100 * time.Millisecond
 	// ObserveRetakes is how many times an observe looks again when a new document
 	// committed while it looked (a navigation in flight), within the same budget.
 	ObserveRetakes = 2

@@ -67,8 +67,14 @@ func (w *Worker) observe(ctx context.Context, t *tab, r *transport.Observe, _ po
 		// The tab's loader moves when Chromium's frameNavigated event has been handled, which
 		// can be after the tree was read: the document's own stamp, read again, says whether
 		// the page info and the tree are of one document.
+		// A renderer still busy with a huge page may not answer within the part of the reserve
+		// it gets: the loader alone then decides, as it did before the stamp.
 		var stamp float64
-		if err := w.evaluate(ctx, t, documentStampScript, &stamp); err != nil {
+		sctx, scancel := context.WithTimeout(ctx, budgets.ObserveStampWait)
+		err = w.evaluate(sctx, t, documentStampScript, &stamp)
+		stampLate := err != nil && sctx.Err() != nil
+		scancel()
+		if err != nil && !stampLate {
 			if swapped(ctx, err, &swaps) {
 				attempt--
 				continue
@@ -76,12 +82,12 @@ func (w *Worker) observe(ctx context.Context, t *tab, r *transport.Observe, _ po
 			return nil, w.cdpFailure(transport.OpObserve, transport.NotAttempted, err)
 		}
 		t.mu.Lock()
-		same := t.loader == loader && stamp == info.Stamp
+		same := t.loader == loader && (stampLate || stamp == info.Stamp)
 		t.mu.Unlock()
-		if same {
-			break
+		if same || ctx.Err() != nil {
+			break // out of time: the look as it is, as before the stamp
 		}
-		if attempt == budgets.ObserveRetakes || ctx.Err() != nil {
+		if attempt == budgets.ObserveRetakes {
 			return nil, transport.NewError(transport.OpObserve, transport.PhaseExecute, transport.CodeStaleDocument, transport.RetrySafe, transport.NotAttempted,
 				"the page replaced its document while it was read, %d times; no look described one document", budgets.ObserveRetakes+1)
 		}
