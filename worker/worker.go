@@ -99,6 +99,13 @@ func Run(ctx context.Context, opts Options) error {
 	if lg == nil {
 		lg = log.New(io.Discard, "", 0)
 	}
+	// A pipe from the parent is read through the poller: each request then runs on the
+	// thread that read it, without waking another (transport.PollableInput). It is reopened
+	// before the endpoint line is read: awaitBrowser hands on a buffered reader, which
+	// PollableInput cannot see through.
+	in, closeIn := transport.PollableInput(opts.In)
+	defer closeIn() // also ends awaitBrowser's read when it gave up waiting
+	opts.In = in
 	if opts.AwaitBrowser {
 		in, err := awaitBrowser(&opts)
 		if err != nil {
@@ -129,11 +136,7 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer w.teardown()
-	// A pipe from the parent is read through the poller: each request then runs on the
-	// thread that read it, without waking another (transport.PollableInput).
-	in, closeIn := transport.PollableInput(opts.In)
-	defer closeIn()
-	return transport.Serve(ctx, in, opts.Out, w, transport.ServerOptions{Ready: transport.ReadyInfo{Browser: w.product}})
+	return transport.Serve(ctx, opts.In, opts.Out, w, transport.ServerOptions{Ready: transport.ReadyInfo{Browser: w.product}})
 }
 
 // newWorker is a worker before it connects: base policy in force, no tabs.
