@@ -83,7 +83,7 @@ const (
 	OutlineNameChars     = 200  // one outline name, text or option label; longer ones end in "…"
 	MaskTargets          = 500  // elements one capture resolves for masking (past it: redaction not proven)
 	MaskItems            = 2000 // everything one capture masks: elements, echoed text runs (likewise)
-	MaskCallsInFlight    = 16   // CDP calls one capture has in flight at a time while it finds the masks
+	MaskCallsInFlight    = 16   // goroutines one fan-out of a capture's mask search runs at a time (per level: sessions, searches, elements; the levels nest, so a tab with many out-of-process frames can have several hundred CDP calls in flight)
 	ConsoleEntries       = 100  // console messages a tab keeps for evidence
 	NetworkEntries       = 100  // network requests a tab keeps for evidence
 	ConsoleMessageChars  = 300  // one console message as evidence keeps it

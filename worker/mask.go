@@ -162,7 +162,7 @@ func (m *masking) offset(ctx context.Context, session string) (point, error) {
 }
 
 // sideBySide runs f(0) … f(n-1), at most budgets.MaskCallsInFlight at a time, and returns
-// when all have.
+// when all have. The bound is per call: a search that fans out inside f multiplies it.
 func sideBySide(n int, f func(i int)) {
 	if n == 1 {
 		f(0)
