@@ -105,10 +105,12 @@ func (w *Worker) documentResult(ctx context.Context, t *tab, op string) (transpo
 }
 
 // documentInfoScript reads the committed document's URL, title and HTTP status (the
-// navigation timing entry's responseStatus, Chromium 109+). It runs in our isolated world.
+// navigation timing entry's responseStatus, Chromium 109+), and its time origin, which
+// differs for every document a tab loads, a reload of the same URL included (observe's
+// stamp). It runs in our isolated world.
 const documentInfoScript = `(() => {
   const nav = performance.getEntriesByType('navigation')[0];
-  return {url: location.href, title: document.title, status: (nav && nav.responseStatus) || 0};
+  return {url: location.href, title: document.title, status: (nav && nav.responseStatus) || 0, stamp: performance.timeOrigin};
 })()`
 
 // safeNetError keeps Chromium's net error name (net::ERR_…) and nothing else.

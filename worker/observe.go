@@ -46,7 +46,7 @@ func (w *Worker) observe(ctx context.Context, t *tab, r *transport.Observe, _ po
 		t.mu.Lock()
 		loader = t.loader
 		t.mu.Unlock()
-		if err := w.evaluate(ctx, t, observeInfoScript, &info); err != nil {
+		if err := w.evaluate(ctx, t, documentInfoScript, &info); err != nil {
 			if swapped(ctx, err, &swaps) {
 				attempt--
 				continue
@@ -283,12 +283,5 @@ func swapped(ctx context.Context, err error, swaps *int) bool {
 	}
 }
 
-// observeInfoScript is documentInfoScript with the document's time origin, which differs for
-// every document a tab loads (a reload of the same URL included).
-const observeInfoScript = `(() => {
-  const nav = performance.getEntriesByType('navigation')[0];
-  return {url: location.href, title: document.title, status: (nav && nav.responseStatus) || 0, stamp: performance.timeOrigin};
-})()`
-
-// documentStampScript reads the current document's time origin (observeInfoScript's stamp).
+// documentStampScript reads the current document's time origin (documentInfoScript's stamp).
 const documentStampScript = `performance.timeOrigin`
