@@ -113,10 +113,10 @@ type serverLocks struct {
 func (s *serverLocks) contested(l *Loaded) bool { return s != nil && s.only[managedAddress(l)] }
 
 func (s *serverLocks) lock(l *Loaded) func() {
-	key := managedAddress(l)
-	if !s.only[key] {
+	if !s.contested(l) {
 		return func() {}
 	}
+	key := managedAddress(l)
 	s.mu.Lock()
 	m, ok := s.held[key]
 	if !ok {
