@@ -49,6 +49,7 @@ func Start(spec Spec) (*Process, error) {
 		Dir:         spec.Dir,
 		Env:         spec.Env,
 		SysProcAttr: sysProcAttr(),
+		ExtraFiles:  spec.ExtraFiles,
 	}
 	var marker string
 	if spec.TrackTree {

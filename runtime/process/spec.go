@@ -1,6 +1,9 @@
 package process
 
-import "io"
+import (
+	"io"
+	"os"
+)
 
 // Spec describes one child to start.
 type Spec struct {
@@ -37,4 +40,8 @@ type Spec struct {
 	// double-forked daemon): they inherit the token. Only a descendant that clears its
 	// environment (env -i, sudo) escapes.
 	TrackTree bool
+	// ExtraFiles are handed to the child as fds 3, 4, … (os/exec's ExtraFiles), e.g. the
+	// two ends of Chromium's --remote-debugging-pipe. Start closes none of them: the caller
+	// closes its copies once Start has returned.
+	ExtraFiles []*os.File
 }
