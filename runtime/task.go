@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"time"
@@ -31,6 +32,9 @@ func (r *Runtime) runTask(ctx context.Context, req *transport.Task, octx *transp
 	ctx, cancel := context.WithTimeout(ctx, transport.TaskBudget(req))
 	defer cancel()
 	t := &taskRun{r: r, req: req, octx: octx, tab: req.Tab, maxTurns: req.MaxTurns, maxActions: req.MaxActions}
+	if req.Allow != nil {
+		t.allow = *req.Allow
+	}
 	if t.maxTurns == 0 {
 		t.maxTurns = budgets.TaskTurns
 	}
@@ -43,7 +47,18 @@ func (r *Runtime) runTask(ctx context.Context, req *transport.Task, octx *transp
 	}
 	// The actions name elements by the page's text: scrubbed like any result (call scrubs the
 	// worker's results only, and the task's is the runtime's own).
-	return r.scrubResult(req, res)
+	clean, err := r.scrubResult(req, res)
+	if err != nil {
+		return nil, err
+	}
+	// What a type typed is not encoded, so the scrub's round trip dropped it; it held no
+	// secret (authorise refused one before dispatch), and it stays in this process.
+	if c, ok := clean.(*transport.TaskResult); ok && len(c.Actions) == len(res.Actions) {
+		for i := range c.Actions {
+			c.Actions[i].Text = res.Actions[i].Text
+		}
+	}
+	return clean, nil
 }
 
 // modelRequired refuses an operation that needs a model in a session that has none.
@@ -59,11 +74,13 @@ type taskRun struct {
 	octx                 *transport.OperationContext
 	tab                  string // the tab the task works on: the request's, else the one first observed
 	maxTurns, maxActions int
+	allow                transport.TaskAllow // what the host enabled beyond the snapshot-verifiable actions
 
 	page     *transport.ObserveResult // the latest observation
 	history  []model.Message          // the tool calls so far and what they returned
 	turns    []transport.TurnReceipt
-	actions  []transport.TaskAction
+	actions  []transport.TaskAction // every action dispatched: the accounting
+	repeats  repeatGuard
 	dialogs  []transport.Dialog
 	blocked  []transport.Blocked
 	mutation transport.MutationState // not_attempted until an action was dispatched
@@ -155,6 +172,7 @@ func (t *taskRun) failed(err error) error {
 	oe.Operation = transport.OpTask
 	oe.Message = t.r.secrets.Scrub(oe.Message)
 	oe.Turns = t.turns
+	oe.Actions = t.scrubbedActions()
 	oe.Dialogs = append(append([]transport.Dialog(nil), t.dialogs...), oe.Dialogs...)
 	oe.Blocked = append(append([]transport.Blocked(nil), t.blocked...), oe.Blocked...)
 	var kept *transport.EvidencedError
@@ -164,6 +182,29 @@ func (t *taskRun) failed(err error) error {
 		return t.r.withFailureEvidence(t.evidenceOp(), &oe)
 	}
 	return transport.KeepEvidence(&oe, err)
+}
+
+// scrubbedActions are the task's actions as its error carries them: scrubbed of every
+// secret like a result (they name elements by the page's text), and, encoded and decoded,
+// without what a type typed.
+func (t *taskRun) scrubbedActions() []transport.TaskAction {
+	if len(t.actions) == 0 {
+		return nil
+	}
+	raw, err := json.Marshal(t.actions)
+	var out []transport.TaskAction
+	if err == nil {
+		err = json.Unmarshal(t.r.secrets.ScrubJSON(raw), &out)
+	}
+	if err != nil {
+		// Unreachable for these plain values; should it happen, each action keeps its turn,
+		// kind and outcome and loses the page's text rather than risk a secret.
+		out = make([]transport.TaskAction, len(t.actions))
+		for i, a := range t.actions {
+			out[i] = transport.TaskAction{Turn: a.Turn, Receipt: transport.Receipt{Action: a.Receipt.Action}, Outcome: a.Outcome, Diff: a.Diff}
+		}
+	}
+	return out
 }
 
 // evidenceOp is the task as its failure evidence asks for it: on the tab the task worked

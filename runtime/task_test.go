@@ -205,7 +205,9 @@ func TestTaskRefusesOffOriginNavigation(t *testing.T) {
 				step.Args = map[string]string{"action": "click", "ref": refFor(t, rt, "link", "Partner offers")}
 			}
 			srv.Script(step, modeltest.Step{Tool: "done"})
-			_, err := transport.Dispatch(bg, rt, taskOf("See the partner's offers"))
+			q := taskOf("See the partner's offers")
+			q.Allow = &transport.TaskAllow{Navigation: true} // refused by the policy, not for want of it
+			_, err := transport.Dispatch(bg, rt, q)
 			var oe *transport.OperationError
 			if !errors.As(err, &oe) || oe.Code != transport.CodeOriginDenied || oe.MutationState != transport.NotAttempted || oe.Operation != transport.OpTask {
 				t.Fatalf("err %v, want task origin_denied not_attempted", err)

@@ -17,18 +17,62 @@ import (
 // session holds. Earlier turns appear as the calls the model made and short answers; only
 // the current page is shown in full.
 
+// taskSystemPrompt is the system prompt; %s is act's line, which says what the host enabled.
 const taskSystemPrompt = `You operate a web page for a user, one step per turn, by calling exactly one tool.
 The page is given as an outline: one element per line, with a ref such as e12 for elements you can act on.
 - locate: find the element an instruction names (by its visible name or label). Ambiguity ends the task, so prefer acting on a ref you can see.
-- act: one action on one element by ref (click, type, select, check, uncheck, press), or navigate to a url. Each act is verified and the page is shown again.
+- act: %s Each act is verified and the page is shown again.
 - done: say the goal is reached. The page is then checked; your words are not.
-Never invent refs. A refused action ends the task.`
+Never invent refs. A refused action ends the task. An action that changes nothing on the page closes its element: another action on it is refused.`
 
-// taskTools are the tools a task offers.
-var taskTools = []model.Tool{
-	{Name: transport.ToolLocate, Description: "Find the one element an instruction names, for an action.", Parameters: json.RawMessage(`{"type":"object","properties":{"instruction":{"type":"string","description":"the element's visible name or label"},"action":{"type":"string","enum":["click","type","select","check","uncheck","press"]}},"required":["instruction","action"],"additionalProperties":false}`)},
-	{Name: transport.ToolAct, Description: "Perform exactly one action: on an element by its ref, or navigate to a url.", Parameters: json.RawMessage(`{"type":"object","properties":{"action":{"type":"string","enum":["click","type","select","check","uncheck","press","navigate"]},"ref":{"type":"string","description":"the element's ref, such as e12"},"text":{"type":"string","description":"type: the text to type"},"option":{"type":"string","description":"select: the option's label"},"key":{"type":"string","description":"press: one character or a key name such as Enter"},"url":{"type":"string","description":"navigate: the address"}},"required":["action"],"additionalProperties":false}`)},
-	{Name: transport.ToolDone, Description: "Say the goal is reached.", Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)},
+// systemPrompt is the system prompt for what the host enabled.
+func (t *taskRun) systemPrompt() string {
+	line := "one action on one element by ref (" + strings.Join(taskActions, ", ") + ")"
+	if t.allow.Navigation {
+		line += ", or navigate to a url"
+	}
+	line += "."
+	if t.allow.Dialogs {
+		line += ` With dialog "accept", the dialogs the action opens are accepted (else dismissed).`
+	}
+	return fmt.Sprintf(taskSystemPrompt, line)
+}
+
+// offeredActions are the actions act takes, in words, for a refusal's message.
+func (t *taskRun) offeredActions() string {
+	acts := strings.Join(taskActions, ", ")
+	if t.allow.Navigation {
+		acts += ", " + actNavigate
+	}
+	return acts
+}
+
+// tools are the tools a task offers: act's arguments are only what the host enabled (a
+// model is never offered what would be refused).
+func (t *taskRun) tools() []model.Tool {
+	actions, what := taskActions, "Perform exactly one action on an element by its ref."
+	if t.allow.Navigation {
+		actions, what = append(append([]string(nil), taskActions...), actNavigate), "Perform exactly one action: on an element by its ref, or navigate to a url."
+	}
+	props := map[string]any{
+		"action": map[string]any{"type": "string", "enum": actions},
+		"ref":    map[string]string{"type": "string", "description": "the element's ref, such as e12"},
+		"text":   map[string]string{"type": "string", "description": "type: the text to type"},
+		"option": map[string]string{"type": "string", "description": "select: the option's label"},
+		"key":    map[string]string{"type": "string", "description": "press: one character or a key name such as Enter"},
+	}
+	if t.allow.Navigation {
+		props["url"] = map[string]string{"type": "string", "description": "navigate: the address"}
+	}
+	if t.allow.Dialogs {
+		props["dialog"] = map[string]any{"type": "string", "enum": []string{transport.DialogAccept}, "description": "accept the dialogs the action opens (else they are dismissed)"}
+	}
+	params, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "required": []string{"action"}, "additionalProperties": false})
+	return []model.Tool{
+		{Name: transport.ToolLocate, Description: "Find the one element an instruction names, for an action.", Parameters: json.RawMessage(`{"type":"object","properties":{"instruction":{"type":"string","description":"the element's visible name or label"},"action":{"type":"string","enum":["click","type","select","check","uncheck","press"]}},"required":["instruction","action"],"additionalProperties":false}`)},
+		{Name: transport.ToolAct, Description: what, Parameters: params},
+		{Name: transport.ToolDone, Description: "Say the goal is reached.", Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)},
+	}
 }
 
 // request is the next model call: the goal and the current page, then the turns so far, the
@@ -46,12 +90,12 @@ func (t *taskRun) request() model.Request {
 	msgs := []model.Message{{Role: model.RoleUser, Text: t.r.secrets.Scrub(goal.String())}}
 	if len(t.history) == 0 {
 		msgs[0].Text += status + page
-		return model.Request{System: taskSystemPrompt, Messages: t.r.scrubbed(msgs), Tools: taskTools}
+		return model.Request{System: t.systemPrompt(), Messages: t.r.scrubbed(msgs), Tools: t.tools()}
 	}
 	msgs = append(msgs, t.history...)
 	last := &msgs[len(msgs)-1]
 	last.Text += "\n" + status + page
-	return model.Request{System: taskSystemPrompt, Messages: t.r.scrubbed(msgs), Tools: taskTools}
+	return model.Request{System: t.systemPrompt(), Messages: t.r.scrubbed(msgs), Tools: t.tools()}
 }
 
 // scrubbed is msgs with every secret the session holds scrubbed from their text and from the
@@ -95,7 +139,7 @@ func modelPage(r *Runtime, rawURL, title string, nodes []transport.OutlineNode, 
 }
 
 // actedText is act's answer to the model: what was done and what changed.
-func actedText(a actArgs, node *transport.OutlineNode, d transport.OutlineDiff) string {
+func actedText(a actArgs, node *transport.OutlineNode, d transport.OutlineDiff, changed bool) string {
 	var b strings.Builder
 	if node != nil {
 		fmt.Fprintf(&b, "%s on %s (%s %q) done", a.Action, node.Ref, node.Role, node.Name)
@@ -105,6 +149,9 @@ func actedText(a actArgs, node *transport.OutlineNode, d transport.OutlineDiff) 
 	fmt.Fprintf(&b, "; the outline changed by +%d −%d lines", d.Added, d.Removed)
 	if d.DocumentChange {
 		b.WriteString("; a new document loaded")
+	}
+	if !changed {
+		b.WriteString("; nothing observable changed, so another action on this element is refused")
 	}
 	b.WriteString(". The page is shown below as it is now.")
 	return b.String()

@@ -17,12 +17,14 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// actNavigate is the act a model uses to go to an address; the rest are transport's.
+// actNavigate is the act a model uses to go to an address, when the host enables it
+// (allow.navigation); the rest are transport's.
 const actNavigate = "navigate"
 
-// taskActions are the actions a model may propose: upload is not among them (a model never
-// chooses files from the disk).
-var taskActions = []string{transport.ActClick, transport.ActType, transport.ActSelect, transport.ActCheck, transport.ActUncheck, transport.ActPress, actNavigate}
+// taskActions are the snapshot-verifiable actions a model may always propose: upload is
+// not among them (a model never chooses files from the disk), nor is navigate (the host's
+// to enable).
+var taskActions = []string{transport.ActClick, transport.ActType, transport.ActSelect, transport.ActCheck, transport.ActUncheck, transport.ActPress}
 
 // handle answers the turn's one tool call; done says the task succeeded.
 func (t *taskRun) handle(ctx context.Context, call model.ToolCall, rc *transport.TurnReceipt) (bool, error) {
@@ -92,10 +94,12 @@ type actArgs struct {
 	Option string `json:"option,omitempty"`
 	Key    string `json:"key,omitempty"`
 	URL    string `json:"url,omitempty"`
+	Dialog string `json:"dialog,omitempty"`
 }
 
 // act authorises the model's one action, dispatches it, and verifies its settlement by a
-// fresh observation; the postcondition is then read once from the page.
+// fresh observation; the postcondition is then read once from the page. Every action that
+// was dispatched, whatever became of it, is in t.actions.
 func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.TurnReceipt) (bool, error) {
 	var a actArgs
 	if err := strictArgs(call.Arguments, &a); err != nil {
@@ -112,12 +116,16 @@ func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.Tu
 	if err := t.floor(ctx, "the action, its settlement and the observation after it"); err != nil {
 		return false, err
 	}
+	before := t.page
+	action := proposed(rc.Turn, a, op, node)
 	start := time.Now()
 	res, err := t.r.call(ctx, op, t.octx)
 	rc.ActionMs = time.Since(start).Milliseconds()
 	if err != nil {
 		if oe := transport.AsOperationError(transport.OpTask, err); oe.MutationState != transport.NotAttempted {
 			t.mutation = transport.Unknown
+			action.Outcome = string(oe.Code)
+			t.actions = append(t.actions, action)
 		}
 		// The task's state, not this call's: an action dispatched on an earlier turn has
 		// changed the page even when this one never reached it.
@@ -125,25 +133,27 @@ func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.Tu
 	}
 	t.mutation = transport.Unknown // dispatched; verified below
 	t.keep(res)
-	action := transport.TaskAction{Turn: rc.Turn}
-	switch got := res.(type) {
-	case *transport.ActResult:
-		action.Receipt = got.Receipt
-		if a.Action == transport.ActType {
-			action.Text = a.Text
-		}
-	case *transport.NavigateResult:
-		action.Receipt = transport.Receipt{Action: actNavigate}
-		action.URL = op.(*transport.Navigate).URL
+	verified := false
+	if got, ok := res.(*transport.ActResult); ok {
+		action.Receipt, verified = got.Receipt, got.MutationState == transport.Verified
 	}
-	before := t.page
 	if err := t.settle(ctx); err != nil {
+		action.Outcome = string(transport.AsOperationError(transport.OpTask, err).Code)
+		t.actions = append(t.actions, action)
 		return false, err
 	}
 	rc.ObserveMs, t.observeMs = t.observeMs, 0
 	action.Diff = outlineDiff(before, t.page)
+	changed := !unchangedAfter(before, t.page, action.Diff)
+	if node != nil {
+		changed = t.repeats.note(before.DocumentID, node, rc.Turn, a, verified, changed)
+	}
+	action.Outcome = transport.ActionUnchanged
+	if changed {
+		action.Outcome = transport.ActionChanged
+	}
 	t.actions = append(t.actions, action)
-	t.answer(call, actedText(a, node, action.Diff))
+	t.answer(call, actedText(a, node, action.Diff, changed))
 	if t.req.Postcondition == nil {
 		// A one-action task (an act in words): its action was dispatched and the page was
 		// observed after it settled.
@@ -152,17 +162,35 @@ func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.Tu
 	return t.holds(ctx, transport.WaitNone)
 }
 
-// authorise turns the model's act into the one call it may make, or refuses it before
-// anything is dispatched: an element that is not in the current outline, an action the task
-// does not offer, text holding a secret, and a navigation, direct or by a link, to an origin
-// the policy in force refuses.
+// proposed is the accounting of the action op about to be dispatched, as the outline named
+// its element; a result's receipt replaces it.
+func proposed(turn int, a actArgs, op transport.Operation, node *transport.OutlineNode) transport.TaskAction {
+	if nav, ok := op.(*transport.Navigate); ok {
+		return transport.TaskAction{Turn: turn, Receipt: transport.Receipt{Action: actNavigate}, URL: nav.URL}
+	}
+	action := transport.TaskAction{Turn: turn, Receipt: transport.Receipt{Action: a.Action, Ref: node.Ref, Role: node.Role, Name: node.Name}}
+	if a.Action == transport.ActType {
+		action.Text = a.Text // in process only: TaskAction.Text is never encoded
+	}
+	return action
+}
+
+// authorise turns the model's act into the one call it may make, or refuses it
+// before anything is dispatched: what the host did not enable (a navigate, a dialog's
+// acceptance), an element that is not in the current outline, an action the task does not
+// offer, text holding a secret, a repeat on an element an earlier action of the task left
+// unchanged, and a navigation, direct or by a link, to an origin the policy in force
+// refuses.
 func (t *taskRun) authorise(a actArgs) (transport.Operation, *transport.OutlineNode, error) {
 	pol, err := t.r.effective(transport.OpTask, t.octx)
 	if err != nil {
 		return nil, nil, err
 	}
 	if a.Action == actNavigate {
-		if a.Ref != "" || a.Text != "" || a.Option != "" || a.Key != "" || a.URL == "" {
+		if !t.allow.Navigation {
+			return nil, nil, refuse(t.mutation, "act navigate refused: the task's host did not enable navigation (request.allow.navigation)")
+		}
+		if a.Ref != "" || a.Text != "" || a.Option != "" || a.Key != "" || a.Dialog != "" || a.URL == "" {
 			return nil, nil, refuse(t.mutation, "act navigate takes a url and nothing else")
 		}
 		to, err := t.resolve(a.URL)
@@ -179,13 +207,21 @@ func (t *taskRun) authorise(a actArgs) (transport.Operation, *transport.OutlineN
 		known = known || x == a.Action
 	}
 	if !known || a.URL != "" {
-		return nil, nil, refuse(t.mutation, "act's action must be one of click, type, select, check, uncheck, press, navigate (url only with navigate)")
+		return nil, nil, refuse(t.mutation, "act's action must be one of %s (url only with navigate)", t.offeredActions())
+	}
+	if a.Dialog != "" && !t.allow.Dialogs {
+		return nil, nil, refuse(t.mutation, "act's dialog refused: the task's host did not enable accepting dialogs (request.allow.dialogs)")
 	}
 	node := findRef(t.page.Nodes, a.Ref)
 	if a.Ref == "" || node == nil {
 		return nil, nil, refuse(t.mutation, "act names ref %q, which is not in the page the model was shown", clip(a.Ref, 16))
 	}
-	act := &transport.Act{Tab: t.tab, Action: a.Action, Target: transport.Target{Ref: a.Ref}, Option: a.Option, Key: a.Key}
+	if by := t.repeats.closedBy(t.page.DocumentID, node); by > 0 {
+		// Named by ref and turn only: the element's name is the page's text (the accounting
+		// names it).
+		return nil, nil, refuse(t.mutation, "act %s on %s refused: the action on turn %d changed nothing observable on this element (by ref, or by role and name) in this document; a task never repeats an action that had no effect", a.Action, node.Ref, by)
+	}
+	act := &transport.Act{Tab: t.tab, Action: a.Action, Target: transport.Target{Ref: a.Ref}, Option: a.Option, Key: a.Key, Dialog: a.Dialog}
 	if a.Action == transport.ActType || a.Text != "" {
 		act.Text = transport.Literal(a.Text)
 	}

@@ -107,10 +107,13 @@ func TestTaskInFiles(t *testing.T) {
 			{"op":"navigate","request":{"url":"/form"}},` + op + `]}`)
 	}
 	l, err := Parse(file(`{"op":"task","request":{"goal":"sign in","postcondition":{"kind":"url","value":"/welcome"}}},
-		{"op":"task","request":{"goal":"click Save","maxActions":1}},
+		{"op":"task","request":{"goal":"click Save","maxActions":1,"allow":{"navigation":true,"dialogs":true}}},
 		{"op":"extract","request":{"schema":{"type":"object"}}}`))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got := l.Operations[2].req.op.(*transport.Task).Allow; got == nil || !got.Navigation || !got.Dialogs {
+		t.Errorf("task allow %+v, want navigation and dialogs", got)
 	}
 	if got := l.Operations[1].req.op.(*transport.Task).Postcondition.Value; got != "http://127.0.0.1:4310/welcome" {
 		t.Errorf("task url postcondition %q, want it resolved against the fixture", got)
@@ -130,6 +133,8 @@ func TestTaskInFiles(t *testing.T) {
 		{"no goal", `{"op":"task","request":{"postcondition":{"kind":"text","value":"ok"}}}`, "operations[1].request", transport.CodeInvalidRequest, `missing required field "goal"`},
 		{"empty goal", `{"op":"task","request":{"goal":"","postcondition":{"kind":"text","value":"ok"}}}`, "operations[1].request.goal", transport.CodeInvalidRequest, "characters"},
 		{"no postcondition", `{"op":"task","request":{"goal":"g","maxActions":2}}`, "operations[1].request.postcondition", transport.CodeInvalidRequest, "needs a postcondition"},
+		{"allow scroll", `{"op":"task","request":{"goal":"g","maxActions":1,"allow":{"scroll":true}}}`, "operations[1].request.allow.scroll", transport.CodeInvalidRequest, `unknown field "scroll"`},
+		{"allow navigation as a string", `{"op":"task","request":{"goal":"g","maxActions":1,"allow":{"navigation":"yes"}}}`, "operations[1].request.allow.navigation", transport.CodeInvalidRequest, "boolean"},
 		{"url postcondition not http", `{"op":"task","request":{"goal":"g","postcondition":{"kind":"url","value":"ftp://x/"}}}`, "operations[1].request.postcondition.value", transport.CodeInvalidRequest, "http or https"},
 		{"extract without schema", `{"op":"extract","request":{}}`, "operations[1].request", transport.CodeInvalidRequest, `missing required field "schema"`},
 		{"extract schema not an object", `{"op":"extract","request":{"schema":[1]}}`, "operations[1].request.schema", transport.CodeInvalidRequest, "JSON Schema object"},

@@ -9,11 +9,11 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// modelResult is what a task's or extract's result says about its turns, read from the
-// report's JSON: counts only, never the data or a typed literal.
+// modelResult is what a task's or extract's result says about its turns and actions, read
+// from the report's JSON: never the data (nor a typed literal, which no result holds).
 type modelResult struct {
 	Turns         []transport.TurnReceipt    `json:"turns"`
-	Actions       []json.RawMessage          `json:"actions"`
+	Actions       []transport.TaskAction     `json:"actions"`
 	Postcondition *transport.Postcondition   `json:"postcondition"`
 	Citations     map[string]json.RawMessage `json:"citations"`
 }
@@ -34,9 +34,44 @@ func (o OperationReport) Turns() []transport.TurnReceipt {
 	return r.Turns
 }
 
+// Actions is a task's accounting, the actions it dispatched: its result's on success, its
+// error's on failure (nil for any other op).
+func (o OperationReport) Actions() []transport.TaskAction {
+	if o.Op != transport.OpTask {
+		return nil
+	}
+	if o.Error != nil {
+		return o.Error.Actions
+	}
+	var r modelResult
+	if json.Unmarshal(o.Result, &r) != nil {
+		return nil
+	}
+	return r.Actions
+}
+
+// ActionLine is one dispatched action as the text report shows it: `turn 1: click button
+// "Delete all" (e3): unchanged, +0 −0 lines` (a navigate names its url). The element's role
+// and name are the page's, clipped.
+func ActionLine(a transport.TaskAction) string {
+	what := a.Receipt.Action + " " + a.Receipt.Role + " " + strconv.Quote(clipSummary(a.Receipt.Name)) + " (" + a.Receipt.Ref + ")"
+	if a.URL != "" || a.Receipt.Ref == "" {
+		what = a.Receipt.Action + " " + clipSummary(a.URL)
+	}
+	line := fmt.Sprintf("turn %d: %s: %s", a.Turn, what, a.Outcome)
+	if a.Outcome == transport.ActionChanged || a.Outcome == transport.ActionUnchanged {
+		line += fmt.Sprintf(", +%d −%d lines", a.Diff.Added, a.Diff.Removed)
+		if a.Diff.DocumentChange {
+			line += ", a new document"
+		}
+	}
+	return line
+}
+
 // TurnSummary is one line on what a task's or extract's turns did and cost, as the text and
 // HTML reports show it: "task: 3 turns, 2 actions, 1534 in / 210 out tokens, postcondition
-// text "Welcome" held", or for a failure the turn and code that ended it. It is content-free
+// text "Welcome" held", or for a failure the turn and code that ended it (a task's actions
+// counted either way). It is content-free
 // (the postcondition is the scenario file's); "" when there were no turns.
 func (o OperationReport) TurnSummary() string {
 	turns := o.Turns()
@@ -49,12 +84,12 @@ func (o OperationReport) TurnSummary() string {
 		out += t.OutputTokens
 	}
 	parts := []string{count(len(turns), "turn")}
+	if o.Op == transport.OpTask {
+		parts = append(parts, count(len(o.Actions()), "action"))
+	}
 	var r modelResult
 	if o.Error == nil {
 		_ = json.Unmarshal(o.Result, &r)
-		if o.Op == transport.OpTask {
-			parts = append(parts, count(len(r.Actions), "action"))
-		}
 	}
 	parts = append(parts, fmt.Sprintf("%d in / %d out tokens", in, out))
 	switch last := turns[len(turns)-1]; {

@@ -96,6 +96,9 @@ type OperationError struct {
 	// Turns are a failed task's or extract's turn receipts, the failing turn last
 	// (content-free: docs/models.md "Receipts").
 	Turns []TurnReceipt `json:"turns,omitempty"`
+	// Actions are a failed task's dispatched actions, as a result lists them (TaskResult):
+	// none is left out, and none is there when nothing was dispatched.
+	Actions []TaskAction `json:"actions,omitempty"`
 	// The failure evidence the runtime keeps for a failure travels beside it, in an
 	// *EvidencedError (evidenceerror.go), never in these fields.
 

@@ -58,35 +58,65 @@ type Task struct {
 	MaxActions    int            `json:"maxActions,omitempty"` // 0: budgets.TaskActions; at most that
 	// TimeoutMs bounds the whole task (0: the task budget's 30 s; at most 30 s).
 	TimeoutMs int `json:"timeoutMs,omitempty"`
+	// Allow is what the host enables beyond the snapshot-verifiable actions (click, type,
+	// select, check, uncheck, press); nil enables nothing.
+	Allow *TaskAllow `json:"allow,omitempty"`
+}
+
+// TaskAllow enables, each on its own, what a task refuses by default because an outline
+// cannot verify it (seed 001: navigation and dialog evidence need the host's own adapters).
+// A model is offered only what is enabled, and whatever it proposes beyond that is refused
+// before dispatch. There is no scroll to enable: a task has no scroll action at all.
+type TaskAllow struct {
+	// Navigation enables act navigate (to a url, under the origin policy in force). A click
+	// on a link is a click either way: the policy checks its destination.
+	Navigation bool `json:"navigation,omitempty"`
+	// Dialogs enables act's dialog "accept": the JavaScript dialogs the action opens are
+	// accepted (a prompt with its default text) instead of dismissed.
+	Dialogs bool `json:"dialogs,omitempty"`
 }
 
 // TaskResult is a task that succeeded: what it did and what each turn cost, never the page's
-// text, the prompt or what the model wrote.
+// text, the prompt, what the model wrote or what it typed.
 type TaskResult struct {
 	Egress
 	Tab   string        `json:"tab" handle:"tab"`
 	Turns []TurnReceipt `json:"turns"`
-	// Actions are the actions dispatched, in order, each with the role and accessible name
-	// of its element (what an exported scenario replays without a model).
+	// Actions are the actions dispatched, in order (at most maxActions), each with the role
+	// and accessible name of its element and its outcome: the task's accounting, which a
+	// failed task's error carries too (OperationError.Actions).
 	Actions       []TaskAction   `json:"actions"`
 	Postcondition *Postcondition `json:"postcondition,omitempty"`
 	MutationState MutationState  `json:"mutationState"` // verified: the page state decided
 }
 
-// TaskAction is one action a task dispatched.
+// TaskAction is one action a task dispatched: content-free but for the element's role and
+// name (and a select's option label or a press's key), never the text a type typed.
 type TaskAction struct {
 	Turn int `json:"turn"`
-	// Receipt names the element by role and accessible name: an exported scenario replays
-	// the action by them, without a model.
+	// Receipt names the element by ref, role and accessible name: an exported scenario
+	// replays the action by role and name, without a model.
 	Receipt Receipt `json:"receipt"`
-	// Text is what a type action typed: a literal the model chose (a task never types a
-	// secret: text holding one is refused before dispatch).
-	Text string `json:"text,omitempty"`
 	// URL is where a navigate action went (Receipt.Action "navigate").
 	URL string `json:"url,omitempty"`
+	// Outcome is ActionChanged or ActionUnchanged (what the observation after the action
+	// showed), or the code the action failed with once dispatched.
+	Outcome string `json:"outcome"`
 	// Diff counts what changed in the outline between the observations either side of it.
 	Diff OutlineDiff `json:"diff"`
+	// Text is what a type action typed, in this process only (never encoded, so never in
+	// an output, a report or a history): an act in words exports it for its replay. It is a
+	// literal the model chose; a task refuses text holding a secret before dispatch.
+	Text string `json:"-"`
 }
+
+// Action outcomes besides a code. An action is unchanged when the settled observation after
+// it shows the page as the one before it did: the same document, URL and title and the
+// same outline lines (docs/models.md "Repeats").
+const (
+	ActionChanged   = "changed"
+	ActionUnchanged = "unchanged"
+)
 
 // OutlineDiff counts outline lines the action added and removed (a changed line is one of
 // each), and whether the document changed.

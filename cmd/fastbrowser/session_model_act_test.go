@@ -23,7 +23,7 @@ const (
 // An act in words in a session with a model: `session open --model openai:… --model-api-key-env
 // K`, then `do {"act":"Click the Log in button"}` with K set in that do's environment only.
 // The scripted model calls act on the button by ref; the do is a one-action task whose turn
-// receipts are in the output and the history; the export holds the act it dispatched, by role
+// receipts and actions are in the output and the history; the export holds the act it dispatched, by role
 // and exact name, not the task, and replays with `run` and no model. A do without K fails
 // model_failed naming K. The key is in no stdout or stderr, no state-directory file, the export
 // or the run's output, and in no recorded request body (only the endpoint's header has it).
@@ -71,6 +71,11 @@ func TestSessionActInWordsWithAModel(t *testing.T) {
 	if first, _ := turnsAt(turns, 0); len(turns) == 0 || first["tool"] != "act" || first["inputTokens"] != float64(120) {
 		t.Errorf("do's turns: %v", turns)
 	}
+	actions, _ := act.obj["actions"].([]any)
+	if first, _ := turnsAt(actions, 0); len(actions) != 1 || first["turn"] != float64(1) || first["outcome"] == nil ||
+		first["receipt"].(map[string]any)["name"] != "Log in" {
+		t.Errorf("do's actions, want the one click on Log in: %v", actions)
+	}
 	reqs := srv.Requests()
 	if len(reqs) == 0 || !strings.Contains(reqs[0].Header.Get("Authorization"), modelKey) {
 		t.Fatalf("the endpoint did not get the key the do sent (%d requests)", len(reqs))
@@ -81,8 +86,9 @@ func TestSessionActInWordsWithAModel(t *testing.T) {
 		}
 	}
 	history, err := os.ReadFile(filepath.Join(s.sessionDir(id), "history.jsonl"))
-	if err != nil || !strings.Contains(string(history), `"turns":[{"turn":1,"tool":"act"`) || !strings.Contains(string(history), `{"act":"Click the Log in button"}`) {
-		t.Errorf("history.jsonl keeps the act in words and its turns (%v):\n%s", err, history)
+	if err != nil || !strings.Contains(string(history), `"turns":[{"turn":1,"tool":"act"`) || !strings.Contains(string(history), `{"act":"Click the Log in button"}`) ||
+		!strings.Contains(string(history), `"actions":[{"turn":1,"receipt":{"action":"click","ref":"e3","role":"button","name":"Log in"}`) {
+		t.Errorf("history.jsonl keeps the act in words, its turns and its actions (%v):\n%s", err, history)
 	}
 
 	dir := t.TempDir()

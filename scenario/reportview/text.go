@@ -85,6 +85,9 @@ func failures(w io.Writer, indent string, ops []scenario.OperationReport, serr *
 		if turns := op.TurnSummary(); turns != "" {
 			fmt.Fprintf(w, "%s  %s\n", indent, terminalSafe(turns))
 		}
+		for _, a := range op.Actions() {
+			fmt.Fprintf(w, "%s    %s\n", indent, terminalSafe(scenario.ActionLine(a)))
+		}
 		for _, m := range op.Evidence {
 			fmt.Fprintf(w, "%s  evidence %s: %s\n", indent, terminalSafe(m.Kind), terminalSafe(filepath.Join(artifactsDir, filepath.FromSlash(m.Path))))
 		}

@@ -81,9 +81,11 @@ type opView struct {
 	// Expected is what a failed assertion expected (its kind and value), shown beside the
 	// error message, which says what was found.
 	Expected string
-	// TurnSummary and Turns are a task's or extract's turn receipts (content-free).
+	// TurnSummary and Turns are a task's or extract's turn receipts (content-free); Actions
+	// a task's accounting, the actions it dispatched (never what a type typed).
 	TurnSummary string
 	Turns       []transport.TurnReceipt
+	Actions     []transport.TaskAction
 }
 
 type errorView struct {
@@ -148,7 +150,7 @@ func opViewOf(op scenario.OperationReport, artifactsDir string) opView {
 	if op.Error != nil {
 		ov.Expected = op.Expected()
 	}
-	ov.TurnSummary, ov.Turns = op.TurnSummary(), op.Turns()
+	ov.TurnSummary, ov.Turns, ov.Actions = op.TurnSummary(), op.Turns(), op.Actions()
 	if len(op.Evidence) > 0 || len(op.EvidenceUnavailable) > 0 {
 		ov.Evidence = loadEvidence(artifactsDir, op.Evidence, op.EvidenceUnavailable)
 	}

@@ -100,3 +100,18 @@ func turnsOf(op string, res transport.Result, err error) []transport.TurnReceipt
 	}
 	return nil
 }
+
+// actionsOf are a task's dispatched actions: from its result, or from the error it failed
+// with.
+func actionsOf(op string, res transport.Result, err error) []transport.TaskAction {
+	if err != nil {
+		if oe := transport.AsOperationError(op, err); oe != nil {
+			return oe.Actions
+		}
+		return nil
+	}
+	if v, ok := res.(*transport.TaskResult); ok {
+		return v.Actions
+	}
+	return nil
+}

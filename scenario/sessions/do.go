@@ -41,7 +41,10 @@ type DoResult struct {
 	// Turns are a task's or extract's turn receipts (an act in words is a task), also when
 	// it failed: content-free (no page text, prompt or model output).
 	Turns []transport.TurnReceipt `json:"turns,omitempty"`
-	Error *ErrorBody              `json:"error,omitempty"`
+	// Actions are a task's accounting, the actions it dispatched, also when it failed (never
+	// what a type typed).
+	Actions []transport.TaskAction `json:"actions,omitempty"`
+	Error   *ErrorBody             `json:"error,omitempty"`
 }
 
 // do runs one operation and records it.
@@ -84,8 +87,8 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 		h.setPage(h.look(ctx))
 	}
 
-	out := &DoResult{Index: h.history, Op: op.Op, Page: h.page.Page, Refused: refusal(h.page.Page, h.pageStatus()), Turns: turnsOf(op.Op, res, runErr)}
-	entry := Entry{Index: h.history, Operation: req.Operation, URLBefore: before.URL, URLAfter: h.page.URL, Turns: out.Turns, At: time.Now()}
+	out := &DoResult{Index: h.history, Op: op.Op, Page: h.page.Page, Refused: refusal(h.page.Page, h.pageStatus()), Turns: turnsOf(op.Op, res, runErr), Actions: actionsOf(op.Op, res, runErr)}
+	entry := Entry{Index: h.history, Operation: req.Operation, URLBefore: before.URL, URLAfter: h.page.URL, Turns: out.Turns, Actions: out.Actions, At: time.Now()}
 	switch {
 	case runErr != nil:
 		out.Status, entry.Status = StatusFailed, StatusFailed

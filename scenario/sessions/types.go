@@ -119,6 +119,9 @@ type Entry struct {
 	// Turns are a task's or extract's turn receipts (an act in words is a task), failed or
 	// not: content-free (no page text, prompt or model output).
 	Turns []transport.TurnReceipt `json:"turns,omitempty"`
+	// Actions are a task's accounting, the actions it dispatched, failed or not (never what
+	// a type typed: the export of an act in words keeps that).
+	Actions []transport.TaskAction `json:"actions,omitempty"`
 	// Upload: the operation uploads files, which the replaying machine must have.
 	Upload bool `json:"upload,omitempty"`
 	// URLBefore and URLAfter are the selected page's URL before and after the operation;
