@@ -7,7 +7,7 @@
 // singleton directories a crash or SIGKILL left, bounded, removing only those proven unused
 // (sweep.go).
 //
-// It does not speak CDP beyond its readiness check and Browser.close, does not attach to browsers it did not start
-// (that is --cdp-url, elsewhere), never looks Chromium up on PATH, and never puts Chromium's
-// stderr in an error: that goes to Options.Log.
+// It does not speak CDP beyond its readiness check and Browser.close, does not attach to
+// browsers it did not start (that is --cdp-url, elsewhere), never looks Chromium up on PATH,
+// and never puts Chromium's stderr in an error: that goes to Options.Log.
 package chromium
