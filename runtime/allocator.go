@@ -63,8 +63,8 @@ type Relaunch struct {
 	Err     error  // the new launch failed (nil: the session runs in the new browser)
 }
 
-// acquire returns the DevTools URL a new session attaches its worker to, and the launched
-// browser behind it (nil when attached). A launch, first or after a death, happens here,
+// acquire returns the launched browser a new session's worker is to reach through its gate,
+// or, attached, the DevTools URL it attaches to (and a nil browser). A launch, first or after a death, happens here,
 // under the lock, and onRelaunch (when set) hears of a relaunch. Errors are operation errors.
 func (a *Allocator) acquire(ctx context.Context, onRelaunch func(Relaunch)) (string, *chromium.Browser, error) {
 	a.mu.Lock()
@@ -82,7 +82,7 @@ func (a *Allocator) acquire(ctx context.Context, onRelaunch func(Relaunch)) (str
 		return "", nil, launchFailed(a.err)
 	}
 	if a.browser != nil && !a.browser.Exited() {
-		return a.browser.WebSocketURL(), a.browser, nil
+		return "", a.browser, nil
 	}
 	dead := a.browser
 	var cleanup error
@@ -102,7 +102,7 @@ func (a *Allocator) acquire(ctx context.Context, onRelaunch func(Relaunch)) (str
 		return "", nil, launchFailed(err)
 	}
 	a.browser = b
-	return b.WebSocketURL(), b, nil
+	return "", b, nil
 }
 
 // launchFailed is the session error for a browser that could not be launched.

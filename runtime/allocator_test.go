@@ -81,7 +81,7 @@ func TestAllocatorRelaunchesOnce(t *testing.T) {
 		relaunches = append(relaunches, rl)
 		mu.Unlock()
 	}
-	first, dead, err := alloc.AcquireForTest(bg, onRelaunch)
+	_, dead, err := alloc.AcquireForTest(bg, onRelaunch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,22 +90,22 @@ func TestAllocatorRelaunchesOnce(t *testing.T) {
 		t.Fatal("the browser survived SIGKILL")
 	}
 	const openers = 4
-	urls := make([]string, openers)
+	got := make([]*chromium.Browser, openers)
 	var wg sync.WaitGroup
-	for i := range urls {
+	for i := range got {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var err error
-			if urls[i], _, err = alloc.AcquireForTest(bg, onRelaunch); err != nil {
+			if _, got[i], err = alloc.AcquireForTest(bg, onRelaunch); err != nil {
 				t.Error(err)
 			}
 		}()
 	}
 	wg.Wait()
-	for _, u := range urls {
-		if u == first || u != urls[0] {
-			t.Fatalf("openers got %v (the dead browser's was %s)", urls, first)
+	for _, b := range got {
+		if b == nil || b == dead || b != got[0] {
+			t.Fatalf("openers got browsers %v (the dead one was %p): want one new browser for all", got, dead)
 		}
 	}
 	if len(relaunches) != 1 || relaunches[0].Err != nil || relaunches[0].Cleanup != nil || relaunches[0].Died != "signal killed" {

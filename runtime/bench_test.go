@@ -14,7 +14,6 @@ import (
 	"github.com/mafredri/cdp/protocol/target"
 	"github.com/mafredri/cdp/rpcc"
 
-	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -94,9 +93,7 @@ func directTab(b *testing.B, url string) (*cdp.Client, func()) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ws := strings.Replace(br.WebSocketURL(), "/devtools/browser/", "/devtools/page/", 1)
-	ws = ws[:strings.LastIndex(ws, "/")+1] + string(tgt.TargetID)
-	conn, err := rpcc.DialContext(ctx, ws, rpcc.WithWriteBufferSize(budgets.CDPMessageBytes)) // the read script is larger than rpcc's default buffer, as in the worker
+	conn, err := br.DialPage(ctx, tgt.TargetID) // a flat session through the gate, as the worker's, without the worker
 	if err != nil {
 		b.Fatal(err)
 	}

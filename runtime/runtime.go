@@ -109,7 +109,7 @@ type Runtime struct {
 	ownAlloc bool
 	// launched is the browser an Allocator launched that the session runs in (nil: attached).
 	launched  *chromium.Browser
-	cdpURL    string // the DevTools endpoint the worker drives
+	cdpURL    string // attached: the DevTools endpoint the worker drives ("" when launched)
 	worker    *workerProc
 	base      policy.Policy
 	turn      chan struct{} // one call at a time
@@ -217,12 +217,12 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	args := workerFlags(base, opts, px)
 	var early *earlyWorker
 	if opts.WorkerPath == "" || opts.OwnWorker {
-		proc, err := spawnWorker(opts.WorkerPath, append(append(append([]string{}, opts.WorkerArgs...), args...), "--await-browser"), opts.Log)
-		if err != nil {
+		// A browser the allocator launches is reached through a private socket: the worker
+		// inherits one end as fd 3, and the browser's gate serves the other once it is up.
+		if early, err = spawnEarlyWorker(opts, args, !r.alloc.Attached()); err != nil {
 			_ = r.Close()
 			return nil, err
 		}
-		early = &earlyWorker{proc: proc}
 		defer func() {
 			if early != nil { // not handed over: the session did not open
 				early.stop()
@@ -235,15 +235,24 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 		return nil, err
 	}
 	r.launched, r.cdpURL = launched, cdpURL
-	if err := checkWebRTC(base, opts, cdpURL, px); err != nil {
+	if err := checkWebRTC(base, opts, launched, cdpURL, px); err != nil {
 		_ = r.Close()
 		return nil, err
 	}
 	var c *workerProc
-	if early != nil {
-		c, err = early.connect(ctx, cdpURL)
+	switch {
+	case early != nil:
+		c, err = early.connect(ctx, launched, cdpURL)
 		early = nil // connect stops it on failure
-	} else {
+	case launched != nil:
+		// Another program's worker takes a URL: the browser's token websocket.
+		url := launched.WebSocketURL()
+		if url == "" {
+			err = transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "the browser has no endpoint for the worker (see the log)")
+			break
+		}
+		c, err = startWorker(ctx, opts.WorkerPath, append(append(append([]string{}, opts.WorkerArgs...), "--cdp-url", url), args...), opts.Log)
+	default:
 		c, err = startWorker(ctx, opts.WorkerPath, append(append(append([]string{}, opts.WorkerArgs...), "--cdp-url", cdpURL), args...), opts.Log)
 	}
 	if err != nil {

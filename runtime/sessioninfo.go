@@ -3,9 +3,15 @@ package runtime
 // What an interactive session shows about its browser (scenario/sessions).
 
 // DevToolsURL is the browser's DevTools endpoint: where a person can watch and act in the
-// same browser the session drives (a launched browser's websocket URL, or the URL attached
-// at).
-func (r *Runtime) DevToolsURL() string { return r.cdpURL }
+// same browser the session drives. For a launched browser it is the token websocket
+// (chromium.Browser.WebSocketURL: only this user, only with the token), which starts
+// listening on this first call; for an attached one, the URL attached at.
+func (r *Runtime) DevToolsURL() string {
+	if r.launched != nil {
+		return r.launched.WebSocketURL()
+	}
+	return r.cdpURL
+}
 
 // ProfileDir is the temporary profile of the browser this session launched for itself ("":
 // attached, a browser shared through an Allocator it does not own, or a persistent profile,

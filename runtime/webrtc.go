@@ -35,11 +35,15 @@ func webrtcUDP(base policy.Policy, opts Options) bool {
 // checkWebRTC refuses "allow" under a restricted policy where WebRTC could leave the policy:
 // a browser whose WebRTC UDP the runtime cannot vouch for, or a session without the egress
 // proxy to hold WebRTC's TCP.
-func checkWebRTC(base policy.Policy, opts Options, cdpURL string, px *egressproxy.Proxy) error {
+func checkWebRTC(base policy.Policy, opts Options, launched *chromium.Browser, cdpURL string, px *egressproxy.Proxy) error {
 	if opts.WebRTC != WebRTCAllow || base.IsAny() {
 		return nil
 	}
-	if px == nil || !chromium.WebRTCUDPOff(cdpURL) {
+	udpOff := chromium.WebRTCUDPOff(cdpURL) // attached by URL to a browser this process launched
+	if launched != nil {
+		udpOff = launched.WebRTCUDPOff()
+	}
+	if px == nil || !udpOff {
 		return transport.Invalid("", "webrtc",
 			`"allow" under a restricted origin policy needs a browser fastbrowser launched, behind its egress proxy: only there is WebRTC held to TCP relays the proxy admits`)
 	}

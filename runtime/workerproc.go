@@ -3,12 +3,15 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"strconv"
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/cdpgate"
+	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/runtime/process"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -33,8 +36,8 @@ func startWorker(ctx context.Context, path string, args []string, log io.Writer)
 	return connectWorker(ctx, proc)
 }
 
-// spawnWorker starts the worker's process (startWorker's first half).
-func spawnWorker(path string, args []string, log io.Writer) (*process.Process, error) {
+// spawnWorker starts the worker's process (startWorker's first half); extra are its fds 3, ….
+func spawnWorker(path string, args []string, log io.Writer, extra ...*os.File) (*process.Process, error) {
 	if path == "" {
 		self, err := os.Executable()
 		if err != nil {
@@ -42,7 +45,7 @@ func spawnWorker(path string, args []string, log io.Writer) (*process.Process, e
 		}
 		path, args = self, append([]string{"worker"}, args...)
 	}
-	proc, err := process.Start(process.Spec{Path: path, Args: args, Stdin: true, Stdout: true, OutputSink: log})
+	proc, err := process.Start(process.Spec{Path: path, Args: args, Stdin: true, Stdout: true, OutputSink: log, ExtraFiles: extra})
 	if err != nil {
 		return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "the worker could not be started").WithCause(err)
 	}
@@ -66,21 +69,69 @@ func connectWorker(ctx context.Context, proc *process.Process) (*workerProc, err
 
 // earlyWorker is a worker started with --await-browser before the session's browser is up
 // (Open launches it meanwhile): it waits for the browser's endpoint on its input.
-type earlyWorker struct{ proc *process.Process }
+type earlyWorker struct {
+	proc *process.Process
+	// gateEnd is our end of the worker's private socket to a launched browser (nil when
+	// the browser is attached by URL): the browser's gate serves it once the browser is up.
+	gateEnd *os.File
+}
+
+// spawnEarlyWorker starts fastbrowser's own worker with --await-browser; with socket, it
+// inherits one end of a private socket as fd 3 (workerSocketFd).
+func spawnEarlyWorker(opts Options, args []string, socket bool) (*earlyWorker, error) {
+	args = append(append(append([]string{}, opts.WorkerArgs...), args...), "--await-browser")
+	if !socket {
+		proc, err := spawnWorker(opts.WorkerPath, args, opts.Log)
+		if err != nil {
+			return nil, err
+		}
+		return &earlyWorker{proc: proc}, nil
+	}
+	gateEnd, workerEnd, err := cdpgate.Socketpair()
+	if err != nil {
+		return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "cannot make the worker's socket to the browser").WithCause(err)
+	}
+	proc, err := spawnWorker(opts.WorkerPath, args, opts.Log, workerEnd)
+	_ = workerEnd.Close() // the worker has its copy
+	if err != nil {
+		_ = gateEnd.Close()
+		return nil, err
+	}
+	return &earlyWorker{proc: proc, gateEnd: gateEnd}, nil
+}
+
+// workerSocketFd is where the worker finds its socket: the first of its ExtraFiles.
+const workerSocketFd = 3
 
 // browserEndpoint is the line the worker waits for (worker/awaitbrowser.go reads it).
 type browserEndpoint struct {
-	CDPURL string `json:"cdpUrl"`
+	CDPURL string `json:"cdpUrl,omitempty"`
+	CDPFd  int    `json:"cdpFd,omitempty"`
 }
 
-// connect gives the worker its browser and waits for its ready frame.
-func (e *earlyWorker) connect(ctx context.Context, cdpURL string) (*workerProc, error) {
-	line, err := json.Marshal(browserEndpoint{CDPURL: cdpURL})
+// connect gives the worker its browser — launched: its gate serves the worker's socket;
+// attached: the URL — and waits for its ready frame. It stops the worker on failure.
+func (e *earlyWorker) connect(ctx context.Context, launched *chromium.Browser, cdpURL string) (*workerProc, error) {
+	end := browserEndpoint{CDPURL: cdpURL}
+	var err error
+	if launched != nil {
+		if e.gateEnd == nil {
+			err = errors.New("the worker was started without a socket to the browser")
+		} else {
+			err = launched.Serve(ctx, e.gateEnd)
+			e.gateEnd = nil // Serve owns it
+		}
+		end = browserEndpoint{CDPFd: workerSocketFd}
+	}
+	var line []byte
+	if err == nil {
+		line, err = json.Marshal(end)
+	}
 	if err == nil {
 		_, err = e.proc.Stdin.Write(append(line, '\n'))
 	}
 	if err != nil {
-		_ = e.proc.Kill()
+		e.stop()
 		return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "the worker could not be given its browser").WithCause(err)
 	}
 	return connectWorker(ctx, e.proc)
@@ -88,6 +139,9 @@ func (e *earlyWorker) connect(ctx context.Context, cdpURL string) (*workerProc, 
 
 // stop ends a worker that was never given its browser: its input ends, which ends it.
 func (e *earlyWorker) stop() {
+	if e.gateEnd != nil {
+		_ = e.gateEnd.Close()
+	}
 	_ = e.proc.Stdin.Close()
 	_ = e.proc.Stop(budgets.ProcessStopGrace().Default)
 }

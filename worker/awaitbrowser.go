@@ -16,7 +16,10 @@ import (
 // starts its own worker first and launches the browser meanwhile, so the worker's process
 // start is not paid after the launch (runtime/workerproc.go writes the line).
 type browserEndpoint struct {
-	CDPURL string `json:"cdpUrl"`
+	CDPURL string `json:"cdpUrl,omitempty"`
+	// CDPFd: the browser is the runtime's own, reached through the private socket the
+	// worker inherited as this file descriptor (3: the first of the runtime's ExtraFiles).
+	CDPFd int `json:"cdpFd,omitempty"`
 }
 
 // awaitBrowserWait bounds the wait for that line: a launch within its budget, and the
@@ -49,9 +52,12 @@ func awaitBrowser(opts *Options) (io.Reader, error) {
 		return nil, errors.New("--await-browser: the input ended before the browser endpoint")
 	}
 	var e browserEndpoint
-	if err := json.Unmarshal(r.line, &e); err != nil || e.CDPURL == "" {
-		return nil, errors.New("--await-browser: the first input line is not {\"cdpUrl\":…}")
+	if err := json.Unmarshal(r.line, &e); err != nil || (e.CDPURL == "") == (e.CDPFd == 0) {
+		return nil, errors.New("--await-browser: the first input line is not {\"cdpUrl\":…} or {\"cdpFd\":…}")
 	}
-	opts.CDPURL = e.CDPURL
+	if e.CDPFd != 0 && e.CDPFd < 3 {
+		return nil, fmt.Errorf("--await-browser: cdpFd %d is one of stdin, stdout and stderr", e.CDPFd)
+	}
+	opts.CDPURL, opts.CDPFd = e.CDPURL, e.CDPFd
 	return in, nil
 }

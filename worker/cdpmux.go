@@ -4,12 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"net"
+	"os"
 	"sync"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/target"
 	"github.com/mafredri/cdp/rpcc"
+
+	"github.com/fastbrowser/fastbrowser/transport/cdppipe"
 )
 
 // cdpMux carries flat CDP sessions over one websocket: the socket's own rpcc connection is
@@ -72,9 +77,36 @@ func (sessionDetached) Closed() bool  { return true }
 // dialMux opens a websocket whose messages carry flat sessions; the returned connection
 // and client are its root.
 func dialMux(ctx context.Context, wsURL string) (*cdpMux, *rpcc.Conn, *cdp.Client, error) {
+	return newMux(ctx, wsURL, rpcc.WithWriteBufferSize(rpccWriteBuffer))
+}
+
+// dialMuxFd is dialMux on the private socket the runtime handed the worker as file
+// descriptor fd: NUL-framed CDP to the gate of the browser it launched (runtime/cdpgate),
+// which serves the worker as a browser connection of its own.
+func dialMuxFd(ctx context.Context, fd int) (*cdpMux, *rpcc.Conn, *cdp.Client, error) {
+	f := os.NewFile(uintptr(fd), "cdp-socket")
+	if f == nil {
+		return nil, nil, nil, fmt.Errorf("file descriptor %d is not open", fd)
+	}
+	conn, err := net.FileConn(f)
+	_ = f.Close() // FileConn holds its own copy
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("file descriptor %d is not a socket: %w", fd, err)
+	}
+	return dialMuxStream(ctx, cdppipe.NewStream(conn))
+}
+
+// dialMuxStream is dialMux on a NUL-framed stream to a browser's gate.
+func dialMuxStream(ctx context.Context, stream io.ReadWriteCloser) (*cdpMux, *rpcc.Conn, *cdp.Client, error) {
+	return newMux(ctx, "", rpcc.WithDialer(func(context.Context, string) (io.ReadWriteCloser, error) {
+		return stream, nil
+	}))
+}
+
+func newMux(ctx context.Context, addr string, dial rpcc.DialOption) (*cdpMux, *rpcc.Conn, *cdp.Client, error) {
 	m := &cdpMux{pending: map[uint64]muxCall{}, sessions: map[target.SessionID]*muxSession{}}
 	m.root = &muxSession{m: m, done: make(chan struct{})}
-	conn, err := rpcc.DialContext(ctx, wsURL, rpcc.WithWriteBufferSize(rpccWriteBuffer),
+	conn, err := rpcc.DialContext(ctx, addr, dial,
 		rpcc.WithCodec(func(rw io.ReadWriter) rpcc.Codec {
 			m.rw = rw
 			return &muxRoot{m: m, dec: json.NewDecoder(rw)}

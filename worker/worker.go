@@ -23,7 +23,10 @@ import (
 
 // Options configures one worker.
 type Options struct {
-	CDPURL         string             // DevTools HTTP endpoint or browser websocket URL
+	CDPURL string // DevTools HTTP endpoint or browser websocket URL
+	// CDPFd is a file descriptor the worker inherited, its private socket to the gate of a
+	// browser the runtime launched (runtime/cdpgate: NUL-framed CDP); 0: use CDPURL.
+	CDPFd          int
 	AllowedOrigins []string           // base origin policy; empty means "*"
 	Subresources   string             // transport.SubresourcesFail (default) or SubresourcesReport
 	ServiceWorkers string             // "block" (default) or "allow"; "allow" also allows shared workers
@@ -38,8 +41,8 @@ type Options struct {
 	// DevTools context is off the record). Its proxy is the browser's command line's, so
 	// ProxyServer does not apply, and the context is never disposed.
 	DefaultContext bool
-	// AwaitBrowser: CDPURL comes as the first line of In, a JSON object {"cdpUrl":…}
-	// (awaitbrowser.go), before protocol v1 starts.
+	// AwaitBrowser: CDPURL or CDPFd comes as the first line of In, a JSON object
+	// {"cdpUrl":…} or {"cdpFd":N} (awaitbrowser.go), before protocol v1 starts.
 	AwaitBrowser bool
 }
 
@@ -129,7 +132,7 @@ func Run(ctx context.Context, opts Options) error {
 	w.defaultContext = opts.DefaultContext
 	w.viewport = opts.Viewport
 	setup, cancel := context.WithTimeout(ctx, budgets.WorkerReady().Default)
-	err := w.connect(setup, opts.CDPURL)
+	err := w.connect(setup, opts)
 	cancel()
 	if err != nil {
 		w.teardown()
@@ -147,12 +150,17 @@ func newWorker(lg *log.Logger, base policy.Policy) *Worker {
 	return w
 }
 
-func (w *Worker) connect(ctx context.Context, cdpURL string) error {
-	ws, err := browserURL(ctx, cdpURL)
-	if err != nil {
-		return err
+func (w *Worker) connect(ctx context.Context, opts Options) error {
+	var err error
+	if opts.CDPFd != 0 {
+		w.mux, w.bconn, w.bc, err = dialMuxFd(ctx, opts.CDPFd)
+	} else {
+		var ws string
+		if ws, err = browserURL(ctx, opts.CDPURL); err != nil {
+			return err
+		}
+		w.mux, w.bconn, w.bc, err = dialMux(ctx, ws)
 	}
-	w.mux, w.bconn, w.bc, err = dialMux(ctx, ws)
 	if err != nil {
 		return fmt.Errorf("cannot connect to the browser's DevTools endpoint: %w", err)
 	}

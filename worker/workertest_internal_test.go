@@ -24,7 +24,7 @@ func workerOn(t *testing.T, pageURL string) (context.Context, *Worker, *tab) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	w := newWorker(log.New(io.Discard, "", 0), policy.AllowAll())
-	if err := w.connect(ctx, b.WebSocketURL()); err != nil {
+	if err := w.connect(ctx, Options{CDPURL: b.WebSocketURL()}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.teardown)

@@ -23,9 +23,8 @@ func TestAttachRunsQuickstartLeavingNothing(t *testing.T) {
 	b, c, ctx := separateBrowser(t)
 	targetsBefore := pageTargets(ctx, t, c)
 
-	httpURL := "http://" + strings.Split(strings.TrimPrefix(b.WebSocketURL(), "ws://"), "/")[0]
 	out := filepath.Join(t.TempDir(), "results")
-	res := runCLI(t, quickstartEnv, "run", "--cdp-url", httpURL, "--out", out, "../../scenarios/quickstart")
+	res := runCLI(t, quickstartEnv, "run", "--cdp-url", b.HTTPURL(), "--out", out, "../../scenarios/quickstart")
 	if res.code != 0 || !strings.Contains(res.stdout, quickstartPassed) {
 		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}

@@ -12,7 +12,6 @@ import (
 	"image/png"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,9 +155,7 @@ func loadInChromium(t *testing.T, pageURL string) (pageState, []string) {
 	}
 	defer bc.Target.CloseTarget(context.Background(), target.NewCloseTargetArgs(tgt.TargetID))
 
-	u, _ := url.Parse(b.WebSocketURL())
-	u.Path = "/devtools/page/" + string(tgt.TargetID)
-	pconn, err := rpcc.DialContext(ctx, u.String())
+	pconn, err := b.DialPage(ctx, tgt.TargetID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -223,9 +223,7 @@ func TestAttachDoesNotOwnTheBrowser(t *testing.T) {
 	dir := t.TempDir()
 	f := writeScenario(t, dir, "attach.json", fmt.Sprintf(`{"version":1,"id":"attach","fixture":{"baseUrl":%q},
   "operations":[{"op":"navigate","request":{"url":"/about"}},{"op":"assert","request":{"kind":"title","value":"About the fixture"}}]}`, site.URL))
-	ws := b.WebSocketURL()
-	httpURL := "http://" + strings.Split(strings.TrimPrefix(ws, "ws://"), "/")[0]
-	for _, u := range []string{ws, httpURL} {
+	for _, u := range []string{b.WebSocketURL(), b.HTTPURL()} {
 		out := filepath.Join(dir, "out")
 		res := runCLI(t, nil, "run", "--cdp-url", u, "--out", out, f)
 		if res.code != 0 {

@@ -28,8 +28,9 @@ func args(opts Options, profile string) []string {
 		"--disable-features="+strings.Join(disabledFeatures, ","),
 		"--disable-extensions",
 		"--mute-audio",
-		"--remote-debugging-port=0", // the kernel picks a free port; we read it from stderr
-		"--remote-debugging-address=127.0.0.1",
+		// DevTools on fds 3 and 4 only, never on a port: a port on 127.0.0.1 is open to every
+		// local user. The gate (runtime/cdpgate) owns the pipe and lets our workers in.
+		"--remote-debugging-pipe",
 		"--user-data-dir="+profile,
 		// No initial tab (≈110 ms saved): the runtime makes its own contexts and tabs, and
 		// Target.createTarget still works in new headless mode (TestCreateTarget).

@@ -1,18 +1,26 @@
 package chromium
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/cdpgate"
 	"github.com/fastbrowser/fastbrowser/runtime/process"
 )
 
-// Browser is a running Chromium owned by the caller, who must Close it.
+// Browser is a running Chromium owned by the caller, who must Close it. It listens on no
+// port: its DevTools pipe is its gate's (runtime/cdpgate), and clients come in through Serve,
+// Dial or, for someone attaching on purpose, WebSocketURL.
 type Browser struct {
 	proc    *process.Process
-	wsURL   string
+	pipe    *devtoolsPipe
+	gate    *cdpgate.Gate
+	product string // Browser.getVersion's product ("Chrome/156.0.8078.73")
+	udpOff  bool   // launched without Options.WebRTCUDP
 	profile string
 	// temporary: the profile is the launcher's own, removed once the browser is gone
 	// (false: Options.UserDataDir, which is never removed).
@@ -22,8 +30,35 @@ type Browser struct {
 	closeErr  error
 }
 
-// WebSocketURL is the browser-level DevTools endpoint, ws://127.0.0.1:PORT/devtools/browser/ID.
-func (b *Browser) WebSocketURL() string { return b.wsURL }
+// Serve gives a worker its way to the browser: f is one end of a cdpgate.Socketpair (the
+// worker has the other as a file descriptor), through which it gets a browser session of
+// its own. Serve owns f from the call on.
+func (b *Browser) Serve(ctx context.Context, f *os.File) error { return b.gate.Serve(ctx, f) }
+
+// Dial connects a DevTools client in this process (rpcc.WithDialer and a JSON codec over the
+// returned stream) with a browser session of its own.
+func (b *Browser) Dial(ctx context.Context) (io.ReadWriteCloser, error) { return b.gate.Dial(ctx) }
+
+// WebSocketURL is the browser's endpoint for a person or a program attaching on purpose
+// (`session open`'s cdp_url, a --worker command, tests): ws://127.0.0.1:PORT/devtools/browser/
+// TOKEN, answering only with the token and, on Linux, only this user's connections
+// (cdpgate.Gate.WebSocketURL). Nothing listens until the first call; "" if it could not
+// listen (the reason went to Options.Log).
+func (b *Browser) WebSocketURL() string {
+	url, err := b.gate.WebSocketURL()
+	if err != nil {
+		b.gate.Note(fmt.Sprintf("chromium: no websocket endpoint: %v", err))
+		return ""
+	}
+	return url
+}
+
+// Product is the browser's product string, "Chrome/156.0.8078.73".
+func (b *Browser) Product() string { return b.product }
+
+// WebRTCUDPOff reports whether the browser was launched with WebRTC's UDP off (the profile
+// sends WebRTC's TCP through each context's proxy; see prefs.go).
+func (b *Browser) WebRTCUDPOff() bool { return b.udpOff }
 
 // ProfileDir is the browser's temporary profile, which Close removes; "" for a persistent
 // one (Options.UserDataDir), which nothing may remove.
@@ -63,8 +98,11 @@ func (b *Browser) Close() error {
 // If the browser could not be reaped it may still be writing there, so the profile is left
 // (findable by its name) rather than half removed under a live process.
 func (b *Browser) teardown(stop func() error) error {
-	noteUDPOff(b.wsURL, false)
-	if err := stop(); err != nil {
+	untrack(b)
+	err := stop()
+	b.gate.Close()
+	b.pipe.close()
+	if err != nil {
 		return fmt.Errorf("chromium: stop pid %d (profile %s left in place): %w", b.Pid(), b.profile, err)
 	}
 	return dropProfile(b.profile, b.temporary)
@@ -89,3 +127,16 @@ func removeProfile(dir string) error {
 // SingletonSocket link names, as Close does for a launched browser's (for a browser started
 // some other way, such as a test's plain Chromium).
 func RemoveProfile(dir string) error { return removeProfile(dir) }
+
+// HTTPURL is WebSocketURL's DevTools HTTP endpoint, http://127.0.0.1:PORT/TOKEN (it answers
+// /json/version only); "" if there is no websocket endpoint.
+func (b *Browser) HTTPURL() string {
+	if b.WebSocketURL() == "" {
+		return ""
+	}
+	url, err := b.gate.HTTPURL()
+	if err != nil {
+		return ""
+	}
+	return url
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/cdpgate"
 	"github.com/fastbrowser/fastbrowser/runtime/process"
 )
 
@@ -48,36 +49,58 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		_ = dropProfile(profile, temporary)
 		return nil, &LaunchError{Reason: "cannot write the profile's preferences", Err: err}
 	}
-	found := make(chan string, 1)
+	pipe, err := openPipe()
+	if err != nil {
+		_ = dropProfile(profile, temporary)
+		return nil, &LaunchError{Reason: "cannot make the DevTools pipe", Err: err}
+	}
 	proc, err := process.Start(process.Spec{
 		Path:       exe,
 		Args:       args(opts, profile),
 		OutputSink: opts.Log,
-		StderrTap:  DevToolsTap(found),
+		ExtraFiles: pipe.childFiles(),
 	})
 	if err != nil {
+		pipe.close()
 		_ = dropProfile(profile, temporary)
 		return nil, &LaunchError{Reason: fmt.Sprintf("chromium at %s could not be started", exe), Err: err}
 	}
-	b := &Browser{proc: proc, profile: profile, temporary: temporary}
+	pipe.started()
+	b := &Browser{proc: proc, profile: profile, temporary: temporary, pipe: pipe, udpOff: !opts.WebRTCUDP,
+		gate: cdpgate.New(pipe.fromBrowser, pipe.toBrowser, gateLog(opts))}
 
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	select {
-	case url := <-found:
-		b.wsURL = url
-		noteUDPOff(url, !opts.WebRTCUDP)
+	// The call ends with its answer, the timeout, ctx, or the pipe (a browser that exits
+	// closes it).
+	vctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	b.product, err = b.version(vctx)
+	if err == nil {
+		track(b)
 		return b, nil
+	}
+	if b.gate.Err() != nil { // the pipe ended: the browser is exiting; say how it ended
+		t := time.NewTimer(budgets.ProcessStopGrace().Default)
+		select {
+		case <-proc.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	select {
 	case <-proc.Done():
 		if !temporary && proc.Signal() == "" && proc.ExitCode() == profileInUseExit {
 			return nil, b.abort(&LaunchError{Reason: "the profile " + profile + " is in use by another Chromium"})
 		}
 		return nil, b.abort(&LaunchError{Reason: "chromium exited before DevTools was ready (" + exitStatus(proc) + ")"})
-	case <-timer.C:
-		return nil, b.abort(&LaunchError{Reason: fmt.Sprintf("DevTools URL not seen within %s", timeout)})
-	case <-ctx.Done():
-		return nil, b.abort(&LaunchError{Reason: "launch cancelled", Err: ctx.Err()})
+	default:
 	}
+	switch {
+	case ctx.Err() != nil:
+		return nil, b.abort(&LaunchError{Reason: "launch cancelled", Err: ctx.Err()})
+	case vctx.Err() != nil:
+		return nil, b.abort(&LaunchError{Reason: fmt.Sprintf("DevTools did not answer within %s", timeout)})
+	}
+	return nil, b.abort(&LaunchError{Reason: "DevTools did not answer", Err: err})
 }
 
 // abort kills a browser that failed to come up; nothing is worth a polite TERM here.

@@ -65,7 +65,7 @@ var wsURL = regexp.MustCompile(`^ws://127\.0\.0\.1:\d+/devtools/browser/[0-9a-f-
 func TestLaunchAndClose(t *testing.T) {
 	t.Parallel()
 	log := &proctest.SyncBuffer{}
-	b := launch(t, Options{Log: log})
+	b := launch(t, Options{Log: log, Executable: fakeLoud})
 	if !wsURL.MatchString(b.WebSocketURL()) {
 		t.Errorf("WebSocketURL() = %q", b.WebSocketURL())
 	}
@@ -100,8 +100,8 @@ func TestLaunchAndClose(t *testing.T) {
 	if _, err := os.Stat(singleton); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("singleton directory %s still there after Close (stat: %v)", singleton, err)
 	}
-	// The log is written from its own goroutine, behind the tap that saw the DevTools line.
-	if !proctest.PollUntil(5*time.Second, func() bool { return strings.Contains(log.String(), "DevTools listening on") }) {
+	// The log is written from its own goroutine; Close waited for the process, not for it.
+	if !proctest.PollUntil(5*time.Second, func() bool { return strings.Contains(log.String(), stderrMarker) }) {
 		t.Error("Chromium's stderr did not reach Options.Log")
 	}
 }

@@ -24,7 +24,11 @@ var (
 	fakeNeverReady    string // prints noise, never the DevTools line, sleeps (with a grandchild)
 	fakeExitsEarly    string // prints an error and exits 3
 	fakeNotExecutable string // mode 0644
+	fakeLoud          string // says stderrMarker on stderr, then execs the real Chromium (fds 3 and 4 kept)
 )
+
+// stderrMarker is what fakeLoud prints: Chromium itself prints nothing fixed on a pipe launch.
+const stderrMarker = "fake-chromium: starting"
 
 // fakeInfoArg makes a fake write "PID PROFILE" to a file, so a test can check a browser
 // that never came up (and so was never returned) is gone and its profile removed.
@@ -76,7 +80,9 @@ func writeFakes(dir string) error {
 	fakeNeverReady = filepath.Join(dir, "never-ready")
 	fakeExitsEarly = filepath.Join(dir, "exits-early")
 	fakeNotExecutable = filepath.Join(dir, "not-executable")
+	fakeLoud = filepath.Join(dir, "loud")
 	for path, script := range map[string]string{
+		fakeLoud:          "#!/bin/sh\necho '" + stderrMarker + "' >&2\nexec " + DefaultExecutable + " \"$@\"\n",
 		fakeNeverReady:    neverReadyScript,
 		fakeExitsEarly:    "#!/bin/sh\necho 'secret stderr detail' >&2\nexit 3\n",
 		fakeNotExecutable: "#!/bin/sh\nexit 0\n",

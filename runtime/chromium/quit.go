@@ -3,9 +3,6 @@ package chromium
 import (
 	"context"
 	"time"
-
-	"github.com/mafredri/cdp"
-	"github.com/mafredri/cdp/rpcc"
 )
 
 // quit asks the browser to close (DevTools Browser.close) and waits at most grace for it to
@@ -21,13 +18,8 @@ func (b *Browser) quit(grace time.Duration) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	conn, err := rpcc.DialContext(ctx, b.wsURL)
-	if err != nil {
-		return
-	}
-	defer conn.Close()
-	// The browser may drop the connection before it answers: the wait below is what counts.
-	_ = cdp.NewClient(conn).Browser.Close(ctx)
+	// The browser may close the pipe before it answers: the wait below is what counts.
+	_, _ = b.gate.Call(ctx, "Browser.close", nil)
 	select {
 	case <-b.proc.Done():
 	case <-ctx.Done():

@@ -2,30 +2,39 @@ package chromium
 
 import "sync"
 
-// udpOff holds the DevTools URL of every browser this process launched with WebRTC's UDP
-// turned off and has not closed, so a session in one (also one an Allocator shares, as in
-// run) knows its profile holds WebRTC to the proxy.
-var udpOff = struct {
+// launched is every browser this process launched and has not closed, so a session that
+// attached by URL to one of them (tests, a --worker command) can still learn what its
+// profile holds.
+var launched = struct {
 	sync.Mutex
-	urls map[string]bool
-}{urls: map[string]bool{}}
+	set map[*Browser]bool
+}{set: map[*Browser]bool{}}
 
-// WebRTCUDPOff reports whether wsURL is the DevTools endpoint of a running browser this
-// process launched without Options.WebRTCUDP: one whose WebRTC sends no UDP and whose WebRTC
-// TCP goes through each browser context's proxy. Any other browser (attached, or launched
-// elsewhere) is unknown and reported false.
-func WebRTCUDPOff(wsURL string) bool {
-	udpOff.Lock()
-	defer udpOff.Unlock()
-	return udpOff.urls[wsURL]
+func track(b *Browser) {
+	launched.Lock()
+	launched.set[b] = true
+	launched.Unlock()
 }
 
-func noteUDPOff(wsURL string, off bool) {
-	udpOff.Lock()
-	defer udpOff.Unlock()
-	if off {
-		udpOff.urls[wsURL] = true
-	} else {
-		delete(udpOff.urls, wsURL)
+func untrack(b *Browser) {
+	launched.Lock()
+	delete(launched.set, b)
+	launched.Unlock()
+}
+
+// WebRTCUDPOff reports whether wsURL is the WebSocketURL of a running browser this process
+// launched without Options.WebRTCUDP: one whose WebRTC sends no UDP and whose WebRTC TCP goes
+// through each browser context's proxy. Any other browser (attached, or launched elsewhere)
+// is unknown and reported false.
+func WebRTCUDPOff(wsURL string) bool {
+	launched.Lock()
+	defer launched.Unlock()
+	for b := range launched.set {
+		if b.udpOff {
+			if url, err := b.gate.WebSocketURLIfStarted(); err == nil && url != "" && url == wsURL {
+				return true
+			}
+		}
 	}
+	return false
 }

@@ -2,13 +2,15 @@ package conformance
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/url"
+	"io"
 	"os"
 	"strings"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/target"
+	"github.com/mafredri/cdp/rpcc"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 )
@@ -43,30 +45,27 @@ func noProcessLeft(ctx context.Context, e *env) error {
 	return nil
 }
 
-// fixturePages lists the browser's targets showing a fixture or canary page, read from its
-// DevTools HTTP endpoint (the suite's own browser, so only the session could have opened them).
+// fixturePages lists the browser's targets showing a fixture or canary page, asked of the
+// suite's own browser through its gate (so only the session could have opened them).
 func (e *env) fixturePages(ctx context.Context) ([]string, error) {
-	ws, err := url.Parse(e.browser.WebSocketURL())
-	if err != nil {
-		return nil, err
-	}
 	ctx, cancel := context.WithTimeout(ctx, budgets.Request().Default)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+ws.Host+"/json/list", nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := http.DefaultClient.Do(req)
+	stream, err := e.browser.Dial(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("listing the browser's targets: %w", err)
 	}
-	defer resp.Body.Close()
-	var targets []struct{ Type, URL string }
-	if err := json.NewDecoder(resp.Body).Decode(&targets); err != nil {
+	conn, err := rpcc.DialContext(ctx, "", rpcc.WithDialer(func(context.Context, string) (io.ReadWriteCloser, error) { return stream, nil }))
+	if err != nil {
+		_ = stream.Close()
+		return nil, fmt.Errorf("listing the browser's targets: %w", err)
+	}
+	defer conn.Close()
+	targets, err := cdp.NewClient(conn).Target.GetTargets(ctx, target.NewGetTargetsArgs())
+	if err != nil {
 		return nil, fmt.Errorf("listing the browser's targets: %w", err)
 	}
 	var pages []string
-	for _, t := range targets {
+	for _, t := range targets.TargetInfos {
 		if strings.HasPrefix(t.URL, e.fixture) || strings.HasPrefix(t.URL, e.canaryURL) {
 			pages = append(pages, t.Type+" "+t.URL)
 		}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -91,9 +90,7 @@ func loadBehindProxy(t *testing.T, bypass string) chromiumRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := b.WebSocketURL()
-	ws = ws[:strings.Index(ws, "/devtools/")] + "/devtools/page/" + string(tgt.TargetID)
-	conn, err := rpcc.DialContext(ctx, ws)
+	conn, err := b.DialPage(ctx, tgt.TargetID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package outline_test
 import (
 	"context"
 	"encoding/json"
-	"net/url"
 	"testing"
 	"time"
 
@@ -51,9 +50,7 @@ func openTab(tb testing.TB, rawURL string) *tab {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	u, _ := url.Parse(browser.WebSocketURL())
-	u.Path = "/devtools/page/" + string(tgt.TargetID)
-	pconn, err := rpcc.DialContext(ctx, u.String(), rpcc.WithWriteBufferSize(1<<20))
+	pconn, err := browser.DialPage(ctx, tgt.TargetID)
 	if err != nil {
 		tb.Fatal(err)
 	}
