@@ -13,6 +13,9 @@
 // all. ScrubJSON also scrubs each string of a JSON document decoded, for text that was
 // escaped once before it was put in JSON.
 //
+// Scrub runs on every output, so it searches once for what forms beginning alike share
+// (table.go) rather than once per form.
+//
 // Masking is by span, not by sequential replacement: every occurrence of every form is
 // found, overlapping occurrences are merged, and each merged span becomes one Mask. So no
 // tail of a secret survives because a different, overlapping form matched first.

@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,12 +32,6 @@ type Set struct {
 	// tab is an immutable snapshot rebuilt on every Add, so Scrub and Writer never take
 	// the mutex on the hot path.
 	tab atomic.Pointer[table]
-}
-
-// table is one snapshot of the registered forms, longest first.
-type table struct {
-	forms  []string
-	maxLen int // length in bytes of the longest form; 0 when there is none
 }
 
 // New returns an empty Set.
@@ -97,23 +90,4 @@ func (s *Set) Longest() int {
 // snapshot returns the current forms; callers must not modify it.
 func (s *Set) snapshot() *table {
 	return s.tab.Load()
-}
-
-func buildTable(set map[string]struct{}) *table {
-	forms := make([]string, 0, len(set))
-	for f := range set {
-		forms = append(forms, f)
-	}
-	// Longest first, then lexical, so the order (and so any tie-break) is deterministic.
-	slices.SortFunc(forms, func(a, b string) int {
-		if len(a) != len(b) {
-			return len(b) - len(a)
-		}
-		return strings.Compare(a, b)
-	})
-	t := &table{forms: forms}
-	if len(forms) > 0 {
-		t.maxLen = len(forms[0])
-	}
-	return t
 }
