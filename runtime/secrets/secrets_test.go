@@ -440,3 +440,32 @@ func TestInertTextHasNoDocumentForms(t *testing.T) {
 		}
 	}
 }
+
+// TestSinceTellsOnlyWhatWasAdded: Since gives the values added after the first n, in order,
+// each once, with AddDerived's and without refused ones.
+func TestSinceTellsOnlyWhatWasAdded(t *testing.T) {
+	s := New()
+	if got, n := s.Since(0); got != nil || n != 0 {
+		t.Fatalf("empty set: %q, %d", got, n)
+	}
+	for _, v := range []string{"first-secret", "abc", "second-secret", "first-secret"} {
+		_ = s.Add(v)
+	}
+	got, n := s.Since(0)
+	if strings.Join(got, ",") != "first-secret,second-secret" || n != 2 {
+		t.Fatalf("Since(0) = %q, %d", got, n)
+	}
+	_ = s.AddDerived("user:first-secret")
+	if got, n = s.Since(n); strings.Join(got, ",") != "user:first-secret" || n != 3 {
+		t.Fatalf("Since(2) = %q, %d", got, n)
+	}
+	if got, n = s.Since(n); got != nil || n != 3 {
+		t.Fatalf("Since(3) = %q, %d: nothing was added", got, n)
+	}
+	// The result is the caller's: changing it changes nothing in the set.
+	got, _ = s.Since(0)
+	got[0] = "changed"
+	if again, _ := s.Since(0); again[0] != "first-secret" {
+		t.Errorf("Since aliases the set's list: %q", again)
+	}
+}

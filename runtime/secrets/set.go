@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,6 +29,7 @@ var (
 type Set struct {
 	mu     sync.Mutex          // serialises Add; readers use tab
 	values map[string]struct{} // distinct registered values
+	order  []string            // the same values, in the order they were added (Since)
 	forms  map[string]struct{} // every form of every value, deduplicated
 	// tab is an immutable snapshot rebuilt on every Add, so Scrub and Writer never take
 	// the mutex on the hot path.
@@ -56,6 +58,7 @@ func (s *Set) Add(value string) error {
 		return nil
 	}
 	s.values[value] = struct{}{}
+	s.order = append(s.order, value)
 	for _, f := range formsOf(value) {
 		s.forms[f] = struct{}{}
 	}
@@ -77,6 +80,18 @@ func (s *Set) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.values)
+}
+
+// Since returns the values registered after the first n, in the order they were added, and
+// how many there are now: passing that back as n gets only what was added in between. It
+// is how a holder of a copy (the session's worker) is told just what it lacks.
+func (s *Set) Since(n int) ([]string, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n >= len(s.order) {
+		return nil, len(s.order)
+	}
+	return slices.Clone(s.order[max(n, 0):]), len(s.order)
 }
 
 // Longest is the length in bytes of the longest registered form (0 when none). A text that
