@@ -16,6 +16,7 @@ const (
 	RedactionRules          = 32     // redaction rules one capture applies
 	RedactionRuleFieldChars = 200    // a redaction rule's role, name or label
 	NarrowOrigins           = 64     // origins one narrowOriginPolicy lists
+	MaskSecretValues        = 256    // secret values one maskSecrets hands the worker (the runtime sends more in several)
 	StepInstructionChars    = 500    // a scenario step's instruction (scenario parse)
 	AssertCountMax          = 10000  // the largest count a count assertion expects
 	AssertCellKeyChars      = 500    // a cell assertion's row key and column name

@@ -44,7 +44,12 @@ func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 	// The failed operation's tab (already the worker's target id; "": the selected tab).
 	req := &transport.CaptureEvidence{Tab: transport.TabOf(op), RunID: r.evidence.RunID, Operation: r.evidenceLabel(op),
 		Redaction: r.evidence.Redaction, BudgetMs: int(budgets.FailureEvidence().Default.Milliseconds())}
-	res, cerr := r.worker.Call(ctx, req, nil)
+	// A secret added since the failed call is handed over first: the capture cuts page text.
+	_, cerr := r.maskInWorker(ctx, req)
+	var res transport.Result
+	if cerr == nil {
+		res, cerr = r.worker.Call(ctx, req, nil)
+	}
 	if cerr != nil {
 		return transport.WithEvidence(oe, nil, []transport.UnavailablePart{{Part: "evidence", Code: transport.AsOperationError("", cerr).Code, Message: "failure evidence could not be captured"}})
 	}

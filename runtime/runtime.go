@@ -121,6 +121,7 @@ type Runtime struct {
 	edge       atomic.Pointer[policy.Policy] // the policy the proxy admits
 	evidence   *EvidenceOptions
 	secrets    *secrets.Set
+	masks      workerMasks // what the worker was told of secrets (workermasks.go)
 	crash      crashNotice
 	model      model.Adapter // nil: no model (model_required)
 	// pageDestinations are the host:ports the worker refused for pages (background.go);
@@ -326,6 +327,10 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
 	op = transport.CopyOf(op) // the runtime rewrites tab handles, {"env":…} text and redaction on its own copy
 	name := op.OpName()
+	if transport.SpecOf(op).Internal {
+		// The runtime's own to its worker (workermasks.go): no parent of a session sends it.
+		return nil, transport.Invalid(name, "op", "unknown operation %q", name)
+	}
 	pol, err := r.effective(name, octx)
 	if err != nil {
 		return nil, err
@@ -375,7 +380,12 @@ func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transp
 		return nil, err
 	}
 	r.edge.Store(&pol)
-	res, err := r.worker.Call(ctx, op, octx)
+	var res transport.Result
+	carried, err := r.maskInWorker(ctx, op)
+	if err == nil {
+		res, err = r.worker.Call(ctx, op, octx)
+		r.typedDone(carried, err)
+	}
 	err = r.browserDied(op, err)
 	res, err = r.withProxyBlocked(name, res, err)
 	if err != nil {

@@ -94,6 +94,10 @@ type OpSpec struct {
 	// Host: the multi-session host answers the operation itself (hostops.go); it never
 	// reaches a worker, and a single session refuses it.
 	Host bool
+	// Internal: a session's runtime sends the operation to its own worker (maskSecrets); a
+	// parent of a session (runtime.Call, `serve`) cannot, and scenario files cannot name it.
+	// Only a Server with ServerOptions.Internal (the worker's) accepts it.
+	Internal bool
 }
 
 // within: the Conn waits for b's default (the worker applies b) plus the margin.
@@ -130,6 +134,8 @@ var table = []OpSpec{
 	{Name: OpCaptureEvidence, New: newOp[CaptureEvidence], Deadline: captureDeadline, NoFailureEvidence: true, Witness: true},
 	{Name: OpNarrowOriginPolicy, New: newOp[NarrowOriginPolicy], InFiles: true, NoFailureEvidence: true},
 	{Name: OpClose, New: newOp[Close], Mutates: true, NoFailureEvidence: true, EndsSession: true},
+	// A witness: it must leave the refusals, dialogs and policy of the call it precedes alone.
+	{Name: OpMaskSecrets, New: newOp[MaskSecrets], NoFailureEvidence: true, Witness: true, Internal: true},
 	{Name: OpOpenSession, New: newOp[OpenSession], Host: true, NoFailureEvidence: true},
 	{Name: OpCloseSession, New: newOp[CloseSession], Mutates: true, Host: true, NoFailureEvidence: true},
 	{Name: OpEndTask, New: newOp[EndTask], Mutates: true, Host: true, NoFailureEvidence: true},

@@ -33,6 +33,9 @@ type ServerOptions struct {
 	// worker) every request runs in the one lane in arrival order, whatever session a frame
 	// names, as the Handler contract says.
 	SessionLanes bool
+	// Internal accepts the operations a session's runtime sends its worker (OpSpec.Internal):
+	// the worker's Server sets it; a session's refuses them as unknown.
+	Internal bool
 }
 
 // Serve speaks protocol v1 on in/out until in ends, ctx ends, or a close operation has been
@@ -47,6 +50,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Handler, opts Ser
 		h:         h,
 		maxQueued: opts.MaxQueued,
 		byLane:    opts.SessionLanes,
+		internal:  opts.Internal,
 		lanes:     map[string]chan *job{},
 		pending:   map[string]*job{},
 		closed:    make(chan struct{}),
@@ -100,6 +104,7 @@ type server struct {
 	ctx       context.Context
 	maxQueued int
 	byLane    bool // SessionLanes
+	internal  bool // ServerOptions.Internal
 
 	// lanes run requests one at a time each, in arrival order: one lane per session a
 	// frame names (a multi-session host's sessions run in parallel), and the "" lane for
@@ -203,7 +208,7 @@ func (s *server) handleLine(line []byte) {
 		return
 	}
 	op, ok := NewOperation(rf.Op)
-	if !ok {
+	if !ok || SpecOf(op).Internal && !s.internal {
 		s.replyError(rf.ID, Invalid(rf.Op, "op", "unknown operation %q", Clip(rf.Op, 64)))
 		return
 	}

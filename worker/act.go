@@ -348,6 +348,7 @@ func (w *Worker) rememberSecret(t *tab, k outline.NodeKey, text string) {
 	}
 	if len(w.secrets) < 64 && text != "" {
 		w.secrets = append(w.secrets, text)
-		w.rememberTyped(text)
 	}
+	// Past 64 fields too: the runtime counts on the worker masking every text an act typed.
+	w.rememberTyped(text)
 }

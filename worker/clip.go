@@ -5,24 +5,35 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// Page text is cut here, after the secrets typed in this session are masked. The runtime
-// scrubs every result, message and artifact of the session's secrets, but only of whole
-// ones: a cut that splits a secret would leave its first characters, which nothing could
-// recognise afterwards. So every bound on page text the worker reports (dialog messages,
-// assertion messages, console summaries, outline names and texts, read's text) cuts with
-// clipScrubbed or cutScrubbed, and a text the page bounds itself is read scrubSlack past its
-// bound first.
+// Page text is cut here, after the session's secrets are masked: those typed in this
+// session and those the parent handed over (maskSecrets: a secret the runtime holds that no
+// act typed). The runtime scrubs every result, message and artifact of the session's
+// secrets, but only of whole ones: a cut that splits a secret would leave its first
+// characters, which nothing could recognise afterwards. So every bound on page text the
+// worker reports (dialog messages, assertion messages, console summaries, outline names and
+// texts, read's text) cuts with clipScrubbed or cutScrubbed, and a text the page bounds
+// itself is read scrubSlack past its bound first.
 
-// typed is the set of secrets typed in this session (nil: none yet).
-func (w *Worker) typed() *secrets.Set {
+// masked is the set of secrets masked before a cut (nil: none yet).
+func (w *Worker) masked() *secrets.Set {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.typedSet
+	return w.masks
 }
 
-// scrubTyped masks every spelling of the secrets typed in this session in text.
-func (w *Worker) scrubTyped(text string) string {
-	set := w.typed()
+// maskSet is masked, made when there is none yet.
+func (w *Worker) maskSet() *secrets.Set {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.masks == nil {
+		w.masks = secrets.New()
+	}
+	return w.masks
+}
+
+// scrubMasked masks every spelling of the session's secrets in text.
+func (w *Worker) scrubMasked(text string) string {
+	set := w.masked()
 	if set == nil {
 		return text
 	}
@@ -30,10 +41,10 @@ func (w *Worker) scrubTyped(text string) string {
 }
 
 // scrubSlack is how much further than its bound a text the page cuts is read: the longest
-// spelling of a typed secret in bytes (0 when none was typed), never fewer than its
+// spelling of a masked secret in bytes (0 when there is none), never fewer than its
 // characters or UTF-16 units, so a secret that starts before the bound is whole.
 func (w *Worker) scrubSlack() int {
-	set := w.typed()
+	set := w.masked()
 	if set == nil {
 		return 0
 	}
@@ -41,7 +52,7 @@ func (w *Worker) scrubSlack() int {
 }
 
 // clipScrubbed bounds page text a result or message quotes to n characters, marking a cut
-// with "…" as transport.ClipChars does, after masking the typed secrets in it: the first n
+// with "…" as transport.ClipChars does, after masking the session's secrets in it: the first n
 // characters of the text scrubbed. It scrubs a head of the text (secrets.Set.ScrubHead,
 // which masks a secret straddling its end whole and reads only a secret's length past it),
 // twice as long each time a mask shorter than its secret leaves it under n characters, so a
@@ -50,7 +61,7 @@ func (w *Worker) clipScrubbed(text string, n int) string {
 	if _, cut := charsEnd(text, n); !cut {
 		return text
 	}
-	set := w.typed()
+	set := w.masked()
 	if set == nil {
 		return transport.ClipChars(text, n)
 	}
@@ -80,13 +91,13 @@ func charsEnd(s string, n int) (int, bool) {
 }
 
 // cutScrubbed bounds page text to n UTF-16 units, as the page's own String.slice counts
-// (read's text, which is marked truncated rather than with "…"), after masking the typed
+// (read's text, which is marked truncated rather than with "…"), after masking the session's
 // secrets in a text that will be cut; it never splits a character, and says whether it cut.
 func (w *Worker) cutScrubbed(text string, n int) (string, bool) {
 	if utf16Len(text) <= n {
 		return text, false
 	}
-	text = w.scrubTyped(text)
+	text = w.scrubMasked(text)
 	units := 0
 	for i, r := range text {
 		size := 1
@@ -112,10 +123,10 @@ func utf16Len(s string) int {
 	return n
 }
 
-// rememberTyped adds a typed secret to the set scrubTyped masks (under w.mu).
+// rememberTyped adds a typed secret to the set scrubMasked masks (under w.mu).
 func (w *Worker) rememberTyped(text string) {
-	if w.typedSet == nil {
-		w.typedSet = secrets.New()
+	if w.masks == nil {
+		w.masks = secrets.New()
 	}
-	_ = w.typedSet.Add(text) // the runtime accepted it already
+	_ = w.masks.Add(text) // the runtime accepted it already
 }

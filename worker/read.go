@@ -27,9 +27,10 @@ type pageText struct {
 	Truncated bool   `json:"truncated"`
 }
 
-// readPage reads the page's visible text within the read budget. Once a secret was typed
-// the page gives scrubSlack more, and the text is cut to the budget here, after the secret is
-// masked (cutScrubbed): a secret straddling the budget's end is masked whole.
+// readPage reads the page's visible text within the read budget. Once the worker masks a
+// secret (typed, or handed over by maskSecrets) the page gives scrubSlack more, and the text
+// is cut to the budget here, after the secret is masked (cutScrubbed): a secret straddling
+// the budget's end is masked whole.
 func (w *Worker) readPage(ctx context.Context, t *tab) (pageText, error) {
 	var pt pageText
 	slack := w.scrubSlack()

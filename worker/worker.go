@@ -87,7 +87,7 @@ type Worker struct {
 	egress   egress
 	dialogs  dialogs
 	secrets  []string     // secret texts typed this session, masked in screenshots; memory only
-	typedSet *secrets.Set // the same texts in every spelling, masked before any cut (clip.go)
+	masks    *secrets.Set // those texts and the parent's secrets (maskSecrets), masked before any cut (clip.go)
 	life     browserLife
 
 	// refSeq numbers outline refs across every tab and document (refs.go).
@@ -139,7 +139,7 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer w.teardown()
-	return transport.Serve(ctx, opts.In, opts.Out, w, transport.ServerOptions{Ready: transport.ReadyInfo{Browser: w.product}})
+	return transport.Serve(ctx, opts.In, opts.Out, w, transport.ServerOptions{Ready: transport.ReadyInfo{Browser: w.product}, Internal: true})
 }
 
 // newWorker is a worker before it connects: base policy in force, no tabs.

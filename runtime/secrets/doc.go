@@ -7,11 +7,15 @@
 // the secret with Mask.
 //
 // A secret can leave in more spellings than its raw bytes: a page may URL-encode it,
-// base64 it (HTTP basic auth) or re-space it; the outline and error messages Go-quote it;
-// and reports write each of those JSON-, HTML- or XML-escaped. Add registers the raw value
-// and each of those spellings ("forms", see forms.go), so one registration covers them
-// all. ScrubJSON also scrubs each string of a JSON document decoded, for text that was
-// escaped once before it was put in JSON.
+// base64 or base64url it (HTTP basic auth, a JWT) or re-space it; a server or hook may log
+// it in hex or UTF-16 (\uXXXX escapes or raw UTF-16LE/BE bytes); the outline and error
+// messages Go-quote it; and reports write each of those JSON-, HTML- or XML-escaped. Add
+// registers the raw value and each of those spellings ("forms", see forms.go), so one
+// registration covers them all. ScrubJSON also scrubs each string of a JSON document
+// decoded, for text that was escaped once before it was put in JSON.
+//
+// Scrub runs on every output, so it searches once for what forms beginning alike share
+// (table.go) rather than once per form.
 //
 // Masking is by span, not by sequential replacement: every occurrence of every form is
 // found, overlapping occurrences are merged, and each merged span becomes one Mask. So no

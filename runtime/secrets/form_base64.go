@@ -9,9 +9,9 @@ var base64Encodings = []*base64.Encoding{
 	base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding,
 }
 
-// base64Forms are the standalone base64 encodings of v, plus the parts of the encoding
-// that depend on v alone when v sits inside a longer encoded text at each of the three
-// byte alignments. The second catch matters for HTTP basic auth: a header or URL carries
+// base64Forms are the standalone encodings of v in standard base64 and base64url, padded
+// and not, plus the parts of either encoding that depend on v alone when v sits inside a
+// longer encoded text at each of the three byte alignments. The second catch matters for HTTP basic auth: a header or URL carries
 // base64("user:" + secret), in which the standalone encoding never appears.
 func base64Forms(v string) []string {
 	var out []string

@@ -21,9 +21,15 @@ var (
 // &#43;, so it is taken from a template run rather than reimplemented.
 var reportText = htmltemplate.Must(htmltemplate.New("text").Parse(`{{.}}`))
 
+// htmlSpecial is the printable ASCII one of the HTML escapers below escapes.
+const htmlSpecial = `&<>"'+`
+
 // htmlForms are v as HTML text: Go's escapers (our HTML report uses them; they differ on
 // NUL and '+') and the browser's serialisation of text nodes and attribute values.
 func htmlForms(v string) []string {
+	if inert(v, htmlSpecial) {
+		return nil
+	}
 	var b strings.Builder
 	_ = reportText.Execute(&b, v) // a string into a strings.Builder never fails
 	return []string{

@@ -13,10 +13,16 @@ import (
 // and what browsers' JSON.stringify produces), and each of those with every non-ASCII
 // character as \uXXXX (Python's json.dumps default and other ASCII-only encoders).
 func jsonForms(v string) []string {
+	if inert(v, jsonSpecial) {
+		return nil
+	}
 	escaped := jsonString(v, true)
 	plain := jsonString(v, false)
 	return []string{escaped, plain, asciiJSON(escaped), asciiJSON(plain)}
 }
+
+// jsonSpecial is the printable ASCII a JSON encoder escapes (< > & only with HTML escaping).
+const jsonSpecial = `"\<>&`
 
 // jsonString returns the JSON encoding of v without its surrounding quotes.
 func jsonString(v string, escapeHTML bool) string {

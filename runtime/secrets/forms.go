@@ -1,5 +1,7 @@
 package secrets
 
+import "strings"
+
 // minFormLen is the shortest form kept, in bytes. A value passes MinLen in runes, so its
 // raw form always qualifies; the bound only drops fragments (short base64 middles).
 const minFormLen = 4
@@ -9,7 +11,8 @@ const minFormLen = 4
 //
 // The spellings come in two layers, as the project emits them. First what the text itself
 // becomes: v re-spaced or repaired (the outline folds white space), Go-quoted (the outline
-// and %q messages), URL-encoded or base64-encoded (by a page). Then the document each of
+// and %q messages), URL-encoded or base64-encoded (by a page), hex- or UTF-16-encoded (by
+// a server or hook that logs it as bytes or from another runtime). Then the document each of
 // those is written into: JSON (results, report.json, serve), HTML (report.html) and XML
 // (junit.xml). So `ab\cd"ef` is also found as the outline's `ab\\cd\"ef`, as that line in
 // report.json (`ab\\\\cd\\\"ef`) and in report.html (`ab\\cd\&#34;ef`).
@@ -21,6 +24,8 @@ func formsOf(v string) []string {
 	}
 	text = append(text, urlForms(v)...)
 	text = append(text, base64Forms(v)...)
+	text = append(text, hexForms(v)...)
+	text = append(text, utf16Forms(v)...)
 
 	var all []string
 	for _, t := range text {
@@ -43,4 +48,16 @@ func formsOf(v string) []string {
 		out = append(out, f)
 	}
 	return out
+}
+
+// inert reports whether every byte of t is printable ASCII other than those in special: text
+// a document escaper leaves as it is, so its document forms are t itself. Most text forms
+// (hex, base64, URL-encoded) are, and skipping their escapers keeps Add cheap.
+func inert(t, special string) bool {
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c < 0x20 || c > 0x7e || strings.IndexByte(special, c) >= 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -1,9 +1,6 @@
 package secrets
 
-import (
-	"slices"
-	"strings"
-)
+import "slices"
 
 // span is a half-open byte range [start, end) of text to mask.
 type span struct{ start, end int }
@@ -28,27 +25,6 @@ func (s *Set) ScrubBytes(b []byte) []byte {
 		return b
 	}
 	return render(make([]byte, 0, len(b)), text, spans, false)
-}
-
-// find returns the merged spans of every occurrence of every form in text, in order.
-// Occurrences of one form may overlap each other ("aaaa" in "aaaaa"), so the search
-// resumes one byte after each hit, not after its end.
-func (t *table) find(text string) []span {
-	if len(text) == 0 || len(t.forms) == 0 {
-		return nil
-	}
-	var hits []span
-	for _, f := range t.forms {
-		for from := 0; from+len(f) <= len(text); {
-			i := strings.Index(text[from:], f)
-			if i < 0 {
-				break
-			}
-			hits = append(hits, span{from + i, from + i + len(f)})
-			from += i + 1
-		}
-	}
-	return merge(hits)
 }
 
 // merge sorts spans and joins those that overlap. Spans that only touch stay apart: that

@@ -3,10 +3,13 @@ package secrets
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"html"
+	htmltemplate "html/template"
 	"net/url"
 	"strings"
 	"sync"
@@ -60,6 +63,20 @@ func TestEveryFormIsScrubbed(t *testing.T) {
 		"html/template":      `p@ss w0rd/&lt;&amp;&gt;&#34;&#39;é`,
 		"junit.xml":          `p@ss w0rd/&lt;&amp;&gt;&#34;&#39;é`,
 		"%+q in json":        `p@ss w0rd/\u003c\u0026\u003e\\\"'\\u00e9`,
+		// Bytes dumped by a server or hook, and UTF-16 from another runtime.
+		"hex":                  hex.EncodeToString([]byte(secret)),
+		"HEX":                  strings.ToUpper(hex.EncodeToString([]byte(secret))),
+		"\\u escapes":          `\u0070\u0040\u0073\u0073\u0020\u0077\u0030\u0072\u0064\u002f\u003c\u0026\u003e\u0022\u0027\u00e9`,
+		"\\U escapes":          `\u0070\u0040\u0073\u0073\u0020\u0077\u0030\u0072\u0064\u002F\u003C\u0026\u003E\u0022\u0027\u00E9`,
+		"\\u escapes in json":  `\\u0070\\u0040\\u0073\\u0073\\u0020\\u0077\\u0030\\u0072\\u0064\\u002f\\u003c\\u0026\\u003e\\u0022\\u0027\\u00e9`,
+		"\\U escapes in json":  `\\u0070\\u0040\\u0073\\u0073\\u0020\\u0077\\u0030\\u0072\\u0064\\u002F\\u003C\\u0026\\u003E\\u0022\\u0027\\u00E9`,
+		"UTF-16LE":             utf16LE,
+		"UTF-16BE":             utf16BE,
+		"UTF-16LE in json":     jsonBody(utf16LE),
+		"UTF-16BE in json":     jsonBody(utf16BE),
+		"UTF-16LE report.html": reportHTML(utf16LE),
+		"UTF-16BE report.html": reportHTML(utf16BE),
+		"UTF-16LE junit.xml":   xmlText(utf16LE),
 	}
 	for name, form := range forms {
 		t.Run(name, func(t *testing.T) {
@@ -71,6 +88,50 @@ func TestEveryFormIsScrubbed(t *testing.T) {
 				t.Errorf("ScrubBytes(%q) = %q", in, got)
 			}
 		})
+	}
+}
+
+// utf16LE and utf16BE are secret's UTF-16 bytes, written out so the test does not share the
+// encoder it checks.
+const (
+	utf16LE = "p\x00@\x00s\x00s\x00 \x00w\x000\x00r\x00d\x00/\x00<\x00&\x00>\x00\"\x00'\x00\xe9\x00"
+	utf16BE = "\x00p\x00@\x00s\x00s\x00 \x00w\x000\x00r\x00d\x00/\x00<\x00&\x00>\x00\"\x00'\x00\xe9"
+)
+
+// jsonBody is s as json.Marshal writes it (report.json), without the quotes.
+func jsonBody(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}
+
+// reportHTML is s as html/template writes it (report.html).
+func reportHTML(s string) string {
+	var b strings.Builder
+	_ = htmltemplate.Must(htmltemplate.New("").Parse(`{{.}}`)).Execute(&b, s)
+	return b.String()
+}
+
+// xmlText is s as encoding/xml escapes it (junit.xml).
+func xmlText(s string) string {
+	var b strings.Builder
+	_ = xml.EscapeText(&b, []byte(s))
+	return b.String()
+}
+
+// TestUTF16SurrogatePairs: above the Basic Multilingual Plane a character is two UTF-16
+// units, escaped as two \u and written as four bytes.
+func TestUTF16SurrogatePairs(t *testing.T) {
+	const emoji = "key\U0001F600"
+	s := newSet(t, emoji)
+	for name, form := range map[string]string{
+		"\\u":      `\u006b\u0065\u0079\ud83d\ude00`,
+		"\\U":      `\u006B\u0065\u0079\uD83D\uDE00`,
+		"UTF-16LE": "k\x00e\x00y\x00\x3d\xd8\x00\xde",
+		"UTF-16BE": "\x00k\x00e\x00y\xd8\x3d\xde\x00",
+	} {
+		if got := s.Scrub("<" + form + ">"); got != "<"+Mask+">" {
+			t.Errorf("%s: Scrub(%q) = %q", name, form, got)
+		}
 	}
 }
 
@@ -126,11 +187,12 @@ func TestScrubJSONFindsEscapedText(t *testing.T) {
 }
 
 // TestBase64InsideLongerValue covers HTTP basic auth: base64("user:" + secret) holds no
-// standalone encoding of the secret, at any of the three alignments.
+// standalone encoding of the secret, at any of the three alignments, in standard base64 and
+// base64url (a JWT's or a URL's), padded or not.
 func TestBase64InsideLongerValue(t *testing.T) {
 	s := newSet(t, secret)
 	for _, user := range []string{"a:", "ab:", "abc:"} {
-		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
 			whole := enc.EncodeToString([]byte(user + secret + "!tail"))
 			got := s.Scrub("Authorization: Basic " + whole)
 			if !strings.Contains(got, Mask) {
@@ -278,6 +340,8 @@ func FuzzScrub(f *testing.F) {
 	f.Add(secret[:5], secret[3:])
 	f.Add("cEBzcyB3", "MHJkLzwmPiInw6k=")
 	f.Add("p%40ss", "+w0rd")
+	f.Add("70407373", "\\u0070\\u0040")
+	f.Add("p\x00@\x00", "\x00p\x00@")
 	s := newSet(f, secret)
 	forms := s.snapshot().forms
 	f.Fuzz(func(t *testing.T, prefix, suffix string) {
@@ -354,5 +418,54 @@ func BenchmarkScrub(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		s.Scrub(text)
+	}
+}
+
+// TestInertTextHasNoDocumentForms: printable ASCII that inert lets through is left as it is
+// by every JSON, HTML and XML escaper formsOf would otherwise run, so skipping them loses
+// no form; and each special character is escaped by one of them.
+func TestInertTextHasNoDocumentForms(t *testing.T) {
+	for c := byte(0x20); c < 0x7f; c++ {
+		v := "ab" + string(c) + "cd"
+		j, _ := json.Marshal(v)
+		same := map[string]bool{
+			"json": string(j) == `"`+v+`"` && jsonString(v, false) == v && asciiJSON(v) == v,
+			"html": html.EscapeString(v) == v && template.HTMLEscapeString(v) == v && reportHTML(v) == v && htmlAttrNew.Replace(v) == v,
+			"xml":  xmlText(v) == v,
+		}
+		for doc, special := range map[string]string{"json": jsonSpecial, "html": htmlSpecial, "xml": xmlSpecial} {
+			if inert(v, special) != same[doc] {
+				t.Errorf("%q: inert for %s is %v, but its escapers leave it as it is: %v", c, doc, inert(v, special), same[doc])
+			}
+		}
+	}
+}
+
+// TestSinceTellsOnlyWhatWasAdded: Since gives the values added after the first n, in order,
+// each once, with AddDerived's and without refused ones.
+func TestSinceTellsOnlyWhatWasAdded(t *testing.T) {
+	s := New()
+	if got, n := s.Since(0); got != nil || n != 0 {
+		t.Fatalf("empty set: %q, %d", got, n)
+	}
+	for _, v := range []string{"first-secret", "abc", "second-secret", "first-secret"} {
+		_ = s.Add(v)
+	}
+	got, n := s.Since(0)
+	if strings.Join(got, ",") != "first-secret,second-secret" || n != 2 {
+		t.Fatalf("Since(0) = %q, %d", got, n)
+	}
+	_ = s.AddDerived("user:first-secret")
+	if got, n = s.Since(n); strings.Join(got, ",") != "user:first-secret" || n != 3 {
+		t.Fatalf("Since(2) = %q, %d", got, n)
+	}
+	if got, n = s.Since(n); got != nil || n != 3 {
+		t.Fatalf("Since(3) = %q, %d: nothing was added", got, n)
+	}
+	// The result is the caller's: changing it changes nothing in the set.
+	got, _ = s.Since(0)
+	got[0] = "changed"
+	if again, _ := s.Since(0); again[0] != "first-secret" {
+		t.Errorf("Since aliases the set's list: %q", again)
 	}
 }

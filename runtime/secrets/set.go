@@ -29,16 +29,11 @@ var (
 type Set struct {
 	mu     sync.Mutex          // serialises Add; readers use tab
 	values map[string]struct{} // distinct registered values
+	order  []string            // the same values, in the order they were added (Since)
 	forms  map[string]struct{} // every form of every value, deduplicated
 	// tab is an immutable snapshot rebuilt on every Add, so Scrub and Writer never take
 	// the mutex on the hot path.
 	tab atomic.Pointer[table]
-}
-
-// table is one snapshot of the registered forms, longest first.
-type table struct {
-	forms  []string
-	maxLen int // length in bytes of the longest form; 0 when there is none
 }
 
 // New returns an empty Set.
@@ -63,6 +58,7 @@ func (s *Set) Add(value string) error {
 		return nil
 	}
 	s.values[value] = struct{}{}
+	s.order = append(s.order, value)
 	for _, f := range formsOf(value) {
 		s.forms[f] = struct{}{}
 	}
@@ -86,6 +82,18 @@ func (s *Set) Len() int {
 	return len(s.values)
 }
 
+// Since returns the values registered after the first n, in the order they were added, and
+// how many there are now: passing that back as n gets only what was added in between. It
+// is how a holder of a copy (the session's worker) is told just what it lacks.
+func (s *Set) Since(n int) ([]string, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n >= len(s.order) {
+		return nil, len(s.order)
+	}
+	return slices.Clone(s.order[max(n, 0):]), len(s.order)
+}
+
 // Longest is the length in bytes of the longest registered form (0 when none). A text that
 // will be cut is read this much past its bound, so a secret at the cut is whole, and so
 // masked, before the cut is made: a byte count is never less than the same text's count of
@@ -97,23 +105,4 @@ func (s *Set) Longest() int {
 // snapshot returns the current forms; callers must not modify it.
 func (s *Set) snapshot() *table {
 	return s.tab.Load()
-}
-
-func buildTable(set map[string]struct{}) *table {
-	forms := make([]string, 0, len(set))
-	for f := range set {
-		forms = append(forms, f)
-	}
-	// Longest first, then lexical, so the order (and so any tie-break) is deterministic.
-	slices.SortFunc(forms, func(a, b string) int {
-		if len(a) != len(b) {
-			return len(b) - len(a)
-		}
-		return strings.Compare(a, b)
-	})
-	t := &table{forms: forms}
-	if len(forms) > 0 {
-		t.maxLen = len(forms[0])
-	}
-	return t
 }

@@ -3,7 +3,6 @@ package secrets
 import (
 	"bytes"
 	"io"
-	"strings"
 	"sync"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -109,14 +108,8 @@ func (w *Writer) cut(limit int, final bool) error {
 // of some form (a secret the next write may complete), or len(text) if there is none.
 func (t *table) partialStart(text string) int {
 	for p := max(0, len(text)-t.maxLen+1); p < len(text); p++ {
-		tail := text[p:]
-		for _, f := range t.forms { // longest first: stop at the first too short to extend
-			if len(f) <= len(tail) {
-				break
-			}
-			if strings.HasPrefix(f, tail) {
-				return p
-			}
+		if t.couldStart(text[p:]) {
+			return p
 		}
 	}
 	return len(text)
