@@ -9,45 +9,124 @@ import (
 	"syscall"
 )
 
-// ensureDir creates path as a directory of mode m (0700 private) if it is missing, then
-// verifies it. The parent is fsynced after a create so the new entry survives a crash.
+// The rule for every directory the store, `run --out` and `serve --artifacts` use: a
+// directory created here is made with the Mode's directory mode (set explicitly: the umask may
+// have taken bits). A directory that already exists was not created here, and its mode is
+// never changed: it is used only if it is a real directory (not a symlink), owned by this
+// user, not writable by group or others, not sticky, and already of exactly that mode.
+// Anything else is refused with a *DirError saying why. Chmodding an existing directory
+// would take it from whoever shares it (`--out /tmp` as root would lock every other user out
+// of /tmp) or, under --artifacts-mode group, open it to the group.
+
+// DirError is the refusal of a directory: which one, its mode when it was looked at, the mode
+// the store writes (Want), and why, one of ErrSymlink, ErrNotDir, ErrShared, ErrNotOwned,
+// ErrMode or ErrChanged (errors.Is reaches it).
+type DirError struct {
+	Path       string
+	Mode, Want fs.FileMode
+	UID        int // the owner's uid, for ErrNotOwned
+	Err        error
+}
+
+func (e *DirError) Error() string {
+	switch e.Err {
+	case ErrNotOwned:
+		return fmt.Sprintf("artifacts: refused %s: owned by uid %d: %v (%d)", e.Path, e.UID, e.Err, os.Geteuid())
+	case ErrShared, ErrMode:
+		return fmt.Sprintf("artifacts: refused %s: mode %s: %v (the store writes %#o)", e.Path, e.Mode, e.Err, e.Want)
+	}
+	return fmt.Sprintf("artifacts: refused %s: %v", e.Path, e.Err)
+}
+
+func (e *DirError) Unwrap() error { return e.Err }
+
+// PrepareDir makes path a directory of m's mode under the rule above: a missing one is created
+// (its missing parents too, which are not policed: only path is ours to promise), an existing
+// one is checked and never chmodded. run's --out and the store's root both come here.
+func PrepareDir(path string, m Mode) error {
+	path = filepath.Clean(path) // "link/" would make Lstat and O_NOFOLLOW follow the link
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(path), m.Dir()); err != nil {
+			return fmt.Errorf("artifacts: cannot create directory %s: %w", filepath.Dir(path), err)
+		}
+	}
+	return ensureDir(path, m)
+}
+
+// ensureDir creates path as a directory of mode m if it is missing, then verifies it. Only a
+// directory this call created is given m's mode; one that already existed must have it. The
+// parent is fsynced after a create so the new entry survives a crash.
 func ensureDir(path string, m Mode) error {
-	created := false
-	if err := os.Mkdir(path, m.Dir()); err == nil {
-		created = true
-	} else if !errors.Is(err, fs.ErrExist) {
+	err := os.Mkdir(path, m.Dir())
+	if err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("artifacts: cannot create directory %s: %w", path, err)
+	}
+	if err == nil {
+		if err := setCreatedMode(path, m); err != nil {
+			return err
+		}
 	}
 	if err := verifyDir(path, m); err != nil {
 		return err
 	}
-	if created {
+	if err == nil {
 		return syncDir(filepath.Dir(path))
 	}
 	return nil
 }
 
-// verifyDir refuses path unless it is a real directory (not a symlink) owned by this user,
-// and sets its mode to m's (tightens it to 0700 when private). The Lstat check gives a clear
-// refusal; re-opening with O_NOFOLLOW and comparing inodes catches a swap between the check
-// and the chmod.
-func verifyDir(path string, m Mode) error {
-	dirPerm := m.Dir()
+// setCreatedMode gives a directory ensureDir just made exactly m's mode, which the umask may
+// have narrowed (a setgid bit inherited from the parent is kept). Chmod by path, before any
+// open: a directory made under umask 0777 (mode 0000) cannot be opened. The Lstat first
+// refuses anything that is no longer a real directory; verifyDir then checks the rest.
+func setCreatedMode(path string, m Mode) error {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return fmt.Errorf("artifacts: cannot inspect directory %s: %w", path, err)
 	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("artifacts: refused %s: %w, not a directory", path, ErrSymlink)
+	if err := realDir(path, fi); err != nil {
+		return err
 	}
-	if !fi.IsDir() {
-		return fmt.Errorf("artifacts: refused %s: %w (mode %s)", path, ErrNotDir, fi.Mode())
+	if fi.Mode().Perm() == m.Dir() {
+		return nil
 	}
-	if fi.Mode().Perm() != dirPerm {
-		// Chmod before opening: a directory made under a harsh umask (0000) cannot be opened.
-		if err := os.Chmod(path, dirPerm); err != nil {
-			return fmt.Errorf("artifacts: refused %s: mode %s and cannot set it to %#o: %w",
-				path, fi.Mode().Perm(), dirPerm, err)
+	if err := os.Chmod(path, m.Dir()|fi.Mode()&fs.ModeSetgid); err != nil {
+		return fmt.Errorf("artifacts: cannot set the mode of directory %s to %#o: %w", path, m.Dir(), err)
+	}
+	return nil
+}
+
+// verifyDir refuses path unless it is a real directory owned by this user, writable by
+// nobody else and of exactly m's mode (see the rule above); it never changes the mode.
+func verifyDir(path string, m Mode) error { return checkDir(path, &m) }
+
+// checkDir refuses path unless it is a real directory (not a symlink) owned by this user
+// and, with m, of m's mode (checkMode). sweep passes no m: it only removes files. The Lstat
+// checks give a clear refusal; re-opening with O_NOFOLLOW and comparing inodes catches a swap
+// between the check and the use.
+func checkDir(path string, m *Mode) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return fmt.Errorf("artifacts: cannot inspect directory %s: %w", path, err)
+	}
+	if err := realDir(path, fi); err != nil {
+		return err
+	}
+	var want fs.FileMode
+	if m != nil {
+		want = m.Dir()
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+		// Shared before foreign: /tmp is both, and "shared" says what to do instead.
+		if m != nil && shared(fi.Mode()) {
+			return &DirError{Path: path, Mode: fi.Mode(), Want: want, Err: ErrShared}
+		}
+		return &DirError{Path: path, Mode: fi.Mode(), Want: want, UID: int(st.Uid), Err: ErrNotOwned}
+	}
+	if m != nil {
+		// Before the open: a directory of mode 0000 is refused for its mode, not as unopenable.
+		if err := checkMode(path, fi, want); err != nil {
+			return err
 		}
 	}
 	d, err := openDir(path)
@@ -60,16 +139,36 @@ func verifyDir(path string, m Mode) error {
 		return fmt.Errorf("artifacts: cannot inspect directory %s: %w", path, err)
 	}
 	if !os.SameFile(fi, dfi) {
-		return fmt.Errorf("artifacts: refused %s: %w", path, ErrChanged)
-	}
-	if dfi.Mode().Perm() != dirPerm {
-		return fmt.Errorf("artifacts: refused %s: mode is %s, want %#o", path, dfi.Mode().Perm(), dirPerm)
-	}
-	if st, ok := dfi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
-		return fmt.Errorf("artifacts: refused %s: owned by uid %d: %w (%d)", path, st.Uid, ErrNotOwned, os.Geteuid())
+		return &DirError{Path: path, Mode: fi.Mode(), Want: want, Err: ErrChanged}
 	}
 	return nil
 }
+
+// realDir refuses what Lstat saw unless it is a directory, not a symlink to one.
+func realDir(path string, fi fs.FileInfo) error {
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return &DirError{Path: path, Mode: fi.Mode(), Err: ErrSymlink}
+	}
+	if !fi.IsDir() {
+		return &DirError{Path: path, Mode: fi.Mode(), Err: ErrNotDir}
+	}
+	return nil
+}
+
+// checkMode refuses a directory writable by others or sticky (one many users write in:
+// ErrShared) or of any permissions but want (ErrMode).
+func checkMode(path string, fi fs.FileInfo, want fs.FileMode) error {
+	if shared(fi.Mode()) {
+		return &DirError{Path: path, Mode: fi.Mode(), Want: want, Err: ErrShared}
+	}
+	if fi.Mode().Perm() != want {
+		return &DirError{Path: path, Mode: fi.Mode(), Want: want, Err: ErrMode}
+	}
+	return nil
+}
+
+// shared: group- or world-writable, or sticky (the mark of a directory many users write in).
+func shared(mode fs.FileMode) bool { return mode.Perm()&0o022 != 0 || mode&fs.ModeSticky != 0 }
 
 // openDir opens a directory without following a symlink at its last component.
 func openDir(path string) (*os.File, error) {
