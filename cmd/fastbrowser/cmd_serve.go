@@ -53,7 +53,7 @@ func serveCommand(st *state) *cli.Command {
 				session := scenario.NewRunID(time.Now()) // unique and path-safe
 				store, err := artifacts.Open(dir, "serve-"+session)
 				if err != nil {
-					return usageError("--artifacts %s: cannot be used as the evidence store: %s", dir, artifacts.Cause(err))
+					return dirRefused("--artifacts", dir, "fastbrowser-artifacts", err)
 				}
 				defer store.Close()
 				opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: session, Owner: "serve", OnFailure: true}
