@@ -16,9 +16,9 @@ var (
 	// ErrShared: an existing directory others may write in (group- or world-writable, or
 	// sticky, like /tmp). It is never chmodded: a subdirectory that does not exist yet is.
 	ErrShared = errors.New("writable by others or sticky: a shared directory")
-	// ErrMode: an existing directory whose mode is not the one the store writes. It is
-	// never chmodded: that would open or close someone's directory behind their back.
-	ErrMode    = errors.New("not the mode the store writes")
+	// ErrMode: an existing directory whose mode keeps out its owner or, under ModeGroup, the
+	// group the store writes for. It is never chmodded: that is the owner's to decide.
+	ErrMode    = errors.New("its mode keeps out who the store writes for")
 	ErrBadID   = errors.New("invalid id")
 	ErrBadKind = errors.New("unknown kind")
 )
@@ -54,7 +54,7 @@ var causes = []struct {
 	{ErrNotOwned, "not owned by this user"},
 	{ErrChanged, "directory changed while being checked"},
 	{ErrShared, "a shared directory (writable by others or sticky)"},
-	{ErrMode, "an existing directory of another mode"},
+	{ErrMode, "its mode keeps out who the store writes for"},
 	{ErrBadID, "invalid id"},
 	{ErrBadKind, "unknown kind"},
 	{errStoreClosed, "the store is closed"},

@@ -12,14 +12,17 @@ import (
 // The rule for every directory the store, `run --out` and `serve --artifacts` use: a
 // directory created here is made with the Mode's directory mode (set explicitly: the umask may
 // have taken bits). A directory that already exists was not created here, and its mode is
-// never changed: it is used only if it is a real directory (not a symlink), owned by this
-// user, not writable by group or others, not sticky, and already of exactly that mode.
-// Anything else is refused with a *DirError saying why. Chmodding an existing directory
-// would take it from whoever shares it (`--out /tmp` as root would lock every other user out
-// of /tmp) or, under --artifacts-mode group, open it to the group.
+// never changed: chmodding it would take it from whoever shares it (`--out /tmp` as root
+// would lock every other user out of /tmp). It is used only if it is a real directory (not a
+// symlink) owned by this user that nobody else can write in (no group or other write bit, not
+// sticky) and whose mode gives at least the Mode's directory mode (rwx to the owner; r-x to the
+// group as well under ModeGroup, which writes for the group). Read bits beyond that (a
+// `mkdir`'s 0755) are left as they are: everything written inside has the store's modes
+// (files 0600 or 0640, directories created 0700 or 0750), so what is in it stays private.
+// Anything else is refused with a *DirError saying why.
 
-// DirError is the refusal of a directory: which one, its mode when it was looked at, the mode
-// the store writes (Want), and why, one of ErrSymlink, ErrNotDir, ErrShared, ErrNotOwned,
+// DirError is the refusal of a directory: which one, its mode when it was looked at, the
+// mode it must give at least (Want: the Mode's directory mode), and why, one of ErrSymlink, ErrNotDir, ErrShared, ErrNotOwned,
 // ErrMode or ErrChanged (errors.Is reaches it).
 type DirError struct {
 	Path       string
@@ -33,7 +36,7 @@ func (e *DirError) Error() string {
 	case ErrNotOwned:
 		return fmt.Sprintf("artifacts: refused %s: owned by uid %d: %v (%d)", e.Path, e.UID, e.Err, os.Geteuid())
 	case ErrShared, ErrMode:
-		return fmt.Sprintf("artifacts: refused %s: mode %s: %v (the store writes %#o)", e.Path, e.Mode, e.Err, e.Want)
+		return fmt.Sprintf("artifacts: refused %s: mode %s: %v (wanted at least %#o, nothing writable by others)", e.Path, e.Mode, e.Err, e.Want)
 	}
 	return fmt.Sprintf("artifacts: refused %s: %v", e.Path, e.Err)
 }
@@ -97,11 +100,11 @@ func setCreatedMode(path string, m Mode) error {
 }
 
 // verifyDir refuses path unless it is a real directory owned by this user, writable by
-// nobody else and of exactly m's mode (see the rule above); it never changes the mode.
+// nobody else, whose mode gives at least m's (see the rule above); it never changes the mode.
 func verifyDir(path string, m Mode) error { return checkDir(path, &m) }
 
 // checkDir refuses path unless it is a real directory (not a symlink) owned by this user
-// and, with m, of m's mode (checkMode). sweep passes no m: it only removes files. The Lstat
+// and, with m, of a mode checkMode accepts. sweep passes no m: it only removes files. The Lstat
 // checks give a clear refusal; re-opening with O_NOFOLLOW and comparing inodes catches a swap
 // between the check and the use.
 func checkDir(path string, m *Mode) error {
@@ -156,12 +159,13 @@ func realDir(path string, fi fs.FileInfo) error {
 }
 
 // checkMode refuses a directory writable by others or sticky (one many users write in:
-// ErrShared) or of any permissions but want (ErrMode).
+// ErrShared), or whose permissions lack some of want (ErrMode: the owner, or under ModeGroup
+// the group, could not reach what is written).
 func checkMode(path string, fi fs.FileInfo, want fs.FileMode) error {
 	if shared(fi.Mode()) {
 		return &DirError{Path: path, Mode: fi.Mode(), Want: want, Err: ErrShared}
 	}
-	if fi.Mode().Perm() != want {
+	if fi.Mode().Perm()&want != want {
 		return &DirError{Path: path, Mode: fi.Mode(), Want: want, Err: ErrMode}
 	}
 	return nil

@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// TestPrepareDirNeverChmods: PrepareDir creates a missing directory (and its parents) in the
-// Mode's mode, accepts an existing one only as a real directory of this user already of that
-// mode and writable by nobody else, and refuses everything else with the DirError naming why,
-// leaving the refused directory's mode exactly as it was.
+// TestPrepareDirNeverChmods: PrepareDir accepts an existing directory only as a real
+// directory of this user that nobody else can write in, whose mode gives at least the Mode's
+// (a mkdir's 0755 does for private, 0700 does not for group), and refuses everything else with
+// the DirError naming why; accepted or refused, the directory's mode stays exactly as it was.
 func TestPrepareDirNeverChmods(t *testing.T) {
 	base := t.TempDir()
 	dir := func(name string, mode fs.FileMode) string {
@@ -37,10 +37,12 @@ func TestPrepareDirNeverChmods(t *testing.T) {
 	}
 	cases := []dirCase{
 		{"ours 0700", dir("ours", 0o700), ModePrivate, nil, ""},
+		{"ours 0755 (mkdir's)", dir("mkdir", 0o755), ModePrivate, nil, ""},
 		{"ours 0750, group", dir("ours-group", 0o750), ModeGroup, nil, ""},
-		{"ours 0755", dir("open", 0o755), ModePrivate, ErrMode, "an existing directory of another mode"},
-		{"ours 0750, private", dir("group-readable", 0o750), ModePrivate, ErrMode, "an existing directory of another mode"},
-		{"ours 0700, group", dir("private-for-group", 0o700), ModeGroup, ErrMode, "an existing directory of another mode"},
+		{"ours 0755, group", dir("mkdir-group", 0o755), ModeGroup, nil, ""},
+		{"ours 0500", dir("read-only", 0o500), ModePrivate, ErrMode, "its mode keeps out who the store writes for"},
+		{"ours 0700, group", dir("private-for-group", 0o700), ModeGroup, ErrMode, "its mode keeps out who the store writes for"},
+		{"ours 0740, group", dir("no-group-x", 0o740), ModeGroup, ErrMode, "its mode keeps out who the store writes for"},
 		{"1777 like /tmp", dir("tmp", 0o777|fs.ModeSticky), ModePrivate, ErrShared, "a shared directory (writable by others or sticky)"},
 		{"0770", dir("team", 0o770), ModeGroup, ErrShared, "a shared directory (writable by others or sticky)"},
 		{"sticky 0700", dir("sticky", 0o700|fs.ModeSticky), ModePrivate, ErrShared, "a shared directory (writable by others or sticky)"},

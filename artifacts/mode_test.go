@@ -8,9 +8,9 @@ import (
 )
 
 // TestStoreModes: a store creates its root, session and run directories and its files in its
-// Mode's modes, accepts an existing root already of that mode, and refuses (never chmods) an
-// existing root of another mode: ModeGroup does not open a 0700 root to its group, private
-// does not close a 0750 one. ParseMode knows exactly the two names.
+// Mode's modes, in an existing root too, which it never chmods: one that gives at least the
+// Mode's (a 0755 one) is used as it is, one that does not is refused (ModeGroup does not open a
+// 0700 root to its group). ParseMode knows exactly the two names.
 func TestStoreModes(t *testing.T) {
 	for _, c := range []struct {
 		mode        Mode
@@ -18,14 +18,14 @@ func TestStoreModes(t *testing.T) {
 		dirs, files os.FileMode
 		name        string
 	}{
-		{ModePrivate, 0o750, 0o700, 0o600, "private"},
+		{ModePrivate, 0o500, 0o700, 0o600, "private"},
 		{ModeGroup, 0o700, 0o750, 0o640, "group"},
-		{Mode{}, 0o750, 0o700, 0o600, "private"},
+		{Mode{}, 0o600, 0o700, 0o600, "private"},
 	} {
-		for _, existing := range []bool{false, true} {
+		for _, existing := range []os.FileMode{0, c.dirs, 0o755} {
 			root := filepath.Join(t.TempDir(), "root")
-			if existing {
-				mkdirMode(t, root, c.dirs)
+			if existing != 0 {
+				mkdirMode(t, root, existing)
 			}
 			s, err := OpenMode(root, "sess", c.mode)
 			if err != nil {
@@ -36,7 +36,11 @@ func TestStoreModes(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = s.Close()
-			want := map[string]os.FileMode{root: c.dirs, filepath.Join(root, "sess"): c.dirs, filepath.Join(root, "sess", "run1"): c.dirs,
+			rootMode := c.dirs
+			if existing != 0 {
+				rootMode = existing // as it was
+			}
+			want := map[string]os.FileMode{root: rootMode, filepath.Join(root, "sess"): c.dirs, filepath.Join(root, "sess", "run1"): c.dirs,
 				filepath.Join(root, m.Path): c.files}
 			for p, mode := range want {
 				fi, err := os.Stat(p)
@@ -44,7 +48,7 @@ func TestStoreModes(t *testing.T) {
 					t.Fatal(err)
 				}
 				if fi.Mode().Perm() != mode {
-					t.Errorf("%s (root existed: %t) %s: %v, want %v", c.name, existing, p, fi.Mode().Perm(), mode)
+					t.Errorf("%s (existing root %o) %s: %v, want %v", c.name, existing, p, fi.Mode().Perm(), mode)
 				}
 			}
 		}

@@ -33,13 +33,14 @@ type Store struct {
 }
 
 // Open opens (creating if needed) a store rooted at root for one session. The root and the
-// session directory are created 0700, or, when they exist, must already be real 0700
-// directories of this user (PrepareDir: an existing directory is never chmodded). Temp files
-// left in the session by a killed process are swept.
+// session directory are created 0700, or, when they exist, must be real directories of this
+// user that nobody else can write in (PrepareDir: an existing directory is never chmodded).
+// Temp files left in the session by a killed process are swept.
 func Open(root, sessionID string) (*Store, error) { return OpenMode(root, sessionID, ModePrivate) }
 
 // OpenMode is Open with the modes of m for every directory and file (Open's are
-// ModePrivate's): the root and session directories are created m.Dir(), or must be so.
+// ModePrivate's): the root and session directories are created m.Dir(), or must give at
+// least that.
 func OpenMode(root, sessionID string, m Mode) (*Store, error) {
 	m = m.orPrivate()
 	if root == "" {

@@ -488,9 +488,10 @@ func TestPermissionsUnderUmask(t *testing.T) {
 	}
 }
 
-// TestLooseDirsRefused: a root, session or run directory loosened before or after the store
-// opened is refused, never chmodded back: nothing is written into it, its mode is left as it
-// is. A loosened run dir of another run does not stop the store from opening (the sweep only
+// TestLooseDirsRefused: a root, session or run directory others can write in, before or
+// after the store opened, is refused, never chmodded back: nothing is written into it, its
+// mode is left as it is; one only readable by others (0755) is used as it is. A run dir of
+// another run others can write in does not stop the store from opening (the sweep only
 // removes files).
 func TestLooseDirsRefused(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "root")
@@ -499,16 +500,16 @@ func TestLooseDirsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range []string{root, filepath.Dir(run)} {
-		if err := os.Chmod(d, 0o755); err != nil {
+		if err := os.Chmod(d, 0o775); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Open(root, "sess"); !errors.Is(err, ErrMode) {
-			t.Fatalf("%s 0755: Open: %v, want ErrMode", d, err)
+		if _, err := Open(root, "sess"); !errors.Is(err, ErrShared) {
+			t.Fatalf("%s 0775: Open: %v, want ErrShared", d, err)
 		}
-		if p := perm(t, d); p != 0o755 {
-			t.Fatalf("%s: mode %o after the refusal, want 755 (unchanged)", d, p)
+		if p := perm(t, d); p != 0o775 {
+			t.Fatalf("%s: mode %o after the refusal, want 775 (unchanged)", d, p)
 		}
-		if err := os.Chmod(d, 0o700); err != nil {
+		if err := os.Chmod(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -529,18 +530,28 @@ func TestLooseDirsRefused(t *testing.T) {
 	if ents, _ := os.ReadDir(run); len(ents) != 0 {
 		t.Fatalf("written into the loosened run dir: %v", ents)
 	}
-	// Loosened after Open: the next Open of an artifact is refused too.
-	if _, err := s.Put("other", "o", "console", []byte("{}"), false); err != nil {
+	// The 0755 root and session dir were used as they are; loosened after Open so others
+	// can write in it, the root refuses the next Open of an artifact.
+	m, err := s.Put("other", "o", "console", []byte("{}"), false)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(root, 0o750); err != nil {
+	if p := perm(t, filepath.Join(root, m.Path)); p != 0o600 {
+		t.Fatalf("an artifact in the 0755 root is %o, want 600", p)
+	}
+	for _, d := range []string{root, filepath.Dir(run)} {
+		if p := perm(t, d); p != 0o755 {
+			t.Fatalf("%s: mode %o, want 755 (unchanged)", d, p)
+		}
+	}
+	if err := os.Chmod(root, 0o757); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Put("other", "o", "console", []byte("{}"), false); !errors.Is(err, ErrMode) {
-		t.Fatalf("Put after the root was loosened: %v, want ErrMode", err)
+	if _, err := s.Put("other", "o", "console", []byte("{}"), false); !errors.Is(err, ErrShared) {
+		t.Fatalf("Put after the root was loosened: %v, want ErrShared", err)
 	}
-	if p := perm(t, root); p != 0o750 {
-		t.Fatalf("root loosened after Open is %o, want 750 (unchanged)", p)
+	if p := perm(t, root); p != 0o757 {
+		t.Fatalf("root loosened after Open is %o, want 757 (unchanged)", p)
 	}
 }
 

@@ -13,9 +13,10 @@ import (
 // anything runs, under the artifacts package's one rule (artifacts.PrepareDir): a missing
 // directory is created with mode's directory mode (0700, or 0750 with --artifacts-mode
 // group); an existing one is never chmodded, and is used only if it is a real directory of
-// this user, writable by nobody else, not sticky and already of that mode. Anything else is
-// refused (exit 2, dirRefused says which and what to give instead) rather than written
-// through: report.json, report.html and artifacts/ hold page content.
+// this user that nobody else can write in (not sticky either) and whose mode gives at least
+// that (a mkdir's 0755 does; everything written in it is 0600 or 0640 whatever its mode).
+// Anything else is refused (exit 2, dirRefused says which and what to give instead) rather
+// than written through: report.json, report.html and artifacts/ hold page content.
 func prepareOutDir(dir string, mode artifacts.Mode) error {
 	if err := artifacts.PrepareDir(dir, mode); err != nil {
 		return dirRefused("--out", dir, "fastbrowser-results", err)
@@ -51,9 +52,12 @@ func dirRefused(flag, dir, sub string, err error) error {
 	case errors.Is(err, artifacts.ErrShared) && !inside:
 		return usageError("%sis a shared directory (mode %s: writable by others or sticky) and is refused: %s. "+
 			"Give a directory of your own that does not exist yet, such as %s", head, octal(de.Mode), never, filepath.Join(dir, sub))
-	case errors.Is(err, artifacts.ErrShared), errors.Is(err, artifacts.ErrMode):
-		return usageError("%shas mode %s, not %s, and is refused: %s. Make it %s (chmod %o), or give a path that does not exist yet",
-			head, octal(de.Mode), octal(de.Want), never, octal(de.Want), de.Want.Perm())
+	case errors.Is(err, artifacts.ErrShared):
+		return usageError("%shas mode %s (others can write in it) and is refused: %s. chmod %o it, or remove it",
+			head, octal(de.Mode), never, de.Mode.Perm()&^0o022|de.Want)
+	case errors.Is(err, artifacts.ErrMode):
+		return usageError("%shas mode %s, which keeps out who fastbrowser writes for (it needs at least %s), and is refused: %s. chmod %o it, or give a path that does not exist yet",
+			head, octal(de.Mode), octal(de.Want), never, de.Mode.Perm()|de.Want)
 	case errors.Is(err, artifacts.ErrNotOwned):
 		return usageError("%sis owned by uid %d, not by this user", head, de.UID)
 	}

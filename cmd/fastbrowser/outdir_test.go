@@ -12,8 +12,9 @@ import (
 )
 
 // TestOutDirMadePrivate: an --out directory run creates is 0700 (inside a shared 1777
-// directory too, which stays 1777), an existing 0700 one of ours is used as it is, for run and
-// for replay, and what is written in it is 0600.
+// directory too, which stays 1777); an existing one of ours (a mkdir's 0755) is used as it is,
+// never chmodded, for run and for replay; what is written in it is 0600 and its artifacts/
+// 0700 whatever its own mode.
 func TestOutDirMadePrivate(t *testing.T) {
 	site := runtimetest.Fixture()
 	defer site.Close()
@@ -33,12 +34,13 @@ func TestOutDirMadePrivate(t *testing.T) {
 	}
 
 	replayOut := filepath.Join(dir, "replay")
-	mkdirMode(t, replayOut, 0o700)
+	mkdirMode(t, replayOut, 0o755)
 	if res := runCLI(t, nil, "replay", "--scenario", "ok", "--out", replayOut, filepath.Join(out, "report.json")); res.code != 0 {
 		t.Fatalf("replay: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
-	requireMode(t, replayOut, 0o700)
+	requireMode(t, replayOut, 0o755)
 	requireMode(t, filepath.Join(replayOut, "report.json"), 0o600)
+	requireMode(t, filepath.Join(replayOut, "artifacts"), 0o700)
 }
 
 // mkdirMode makes dir with exactly mode, whatever the umask.
@@ -64,10 +66,11 @@ func requireMode(t *testing.T, path string, want os.FileMode) {
 }
 
 // TestOutDirRefused: an --out that is a symlink (even to a directory of ours), a file, a
-// directory of ours of another mode (0755), a shared directory (1777, like /tmp; 0770), or a
-// directory another user owns is refused with exit 2 and a message naming it and saying why,
-// before anything runs; nothing is written through it and no mode is changed. With --json
-// the refusal is printed as invalid_request.
+// directory of ours whose mode keeps us out (0500) or, with --artifacts-mode group, the group
+// (0700), a shared directory (1777, like /tmp; 0770), or a directory another user owns is
+// refused with exit 2 and a message naming it and saying why, before anything runs; nothing
+// is written through it and no mode is changed. With --json the refusal is printed as
+// invalid_request.
 func TestOutDirRefused(t *testing.T) {
 	dir := t.TempDir()
 	f := writeScenario(t, dir, "ok.json", `{"version":1,"id":"ok","fixture":{"baseUrl":"http://127.0.0.1:9"},
@@ -82,8 +85,10 @@ func TestOutDirRefused(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	open := filepath.Join(dir, "open")
-	mkdirMode(t, open, 0o755)
+	readOnly := filepath.Join(dir, "read-only")
+	mkdirMode(t, readOnly, 0o500)
+	private := filepath.Join(dir, "private")
+	mkdirMode(t, private, 0o700)
 	tmp := filepath.Join(dir, "tmp")
 	mkdirMode(t, tmp, 0o777|os.ModeSticky)
 	team := filepath.Join(dir, "team")
@@ -92,7 +97,8 @@ func TestOutDirRefused(t *testing.T) {
 		link:       "is a symlink",
 		link + "/": "is a symlink",
 		file:       "exists and is not a directory",
-		open:       "has mode 0755, not 0700, and is refused: fastbrowser never changes the mode of a directory it did not create. Make it 0700 (chmod 700)",
+		readOnly:   "has mode 0500, which keeps out who fastbrowser writes for (it needs at least 0700), and is refused: fastbrowser never changes the mode of a directory it did not create. chmod 700 it",
+		private:    "has mode 0700, which keeps out who fastbrowser writes for (it needs at least 0750)", // under --artifacts-mode group
 		tmp:        "is a shared directory (mode 1777: writable by others or sticky) and is refused: fastbrowser never changes the mode of a directory it did not create. Give a directory of your own that does not exist yet, such as " + filepath.Join(tmp, "fastbrowser-results"),
 		team:       "is a shared directory (mode 0770",
 	}
@@ -113,7 +119,11 @@ func TestOutDirRefused(t *testing.T) {
 		modes[out] = fi.Mode()
 	}
 	for out, want := range cases {
-		res := runCLI(t, nil, "run", "--out", out, f)
+		args := []string{"run", "--out", out, f}
+		if out == private {
+			args = []string{"run", "--artifacts-mode", "group", "--out", out, f}
+		}
+		res := runCLI(t, nil, args...)
 		if res.code != 2 || !strings.Contains(res.stderr, "--out "+out+": "+want) {
 			t.Errorf("--out %s: exit %d, want 2 and %q\n%s%s", out, res.code, want, res.stdout, res.stderr)
 		}

@@ -19,7 +19,7 @@ import (
 // stdout line by line), writes exactly one error frame without an id and no ready frame,
 // then exits: launch_failed and exit 1 for a browser that does not start; invalid_request
 // and exit 2, naming the directory, for an --artifacts directory it refuses (a shared 1777
-// one, one of ours of mode 0755: neither is chmodded), and for any flag it refuses.
+// one, one of ours of mode 0500: neither is chmodded), and for any flag it refuses.
 func TestServeStartFailureFrame(t *testing.T) {
 	dir := t.TempDir()
 	notExec := filepath.Join(dir, "chromium")
@@ -28,8 +28,8 @@ func TestServeStartFailureFrame(t *testing.T) {
 	}
 	shared := filepath.Join(dir, "shared")
 	mkdirMode(t, shared, 0o777|os.ModeSticky)
-	open := filepath.Join(dir, "open")
-	mkdirMode(t, open, 0o755)
+	readOnly := filepath.Join(dir, "read-only")
+	mkdirMode(t, readOnly, 0o500)
 	for _, c := range []struct {
 		args []string
 		code string
@@ -39,7 +39,7 @@ func TestServeStartFailureFrame(t *testing.T) {
 		{[]string{"--browser", "/bin/false"}, "launch_failed", 1, "chromium exited before DevTools was ready"},
 		{[]string{"--browser", notExec}, "launch_failed", 1, ""},
 		{[]string{"--artifacts", shared}, "invalid_request", 2, "--artifacts " + shared + ": is a shared directory (mode 1777"},
-		{[]string{"--artifacts", open}, "invalid_request", 2, "--artifacts " + open + ": has mode 0755, not 0700"},
+		{[]string{"--artifacts", readOnly}, "invalid_request", 2, "--artifacts " + readOnly + ": has mode 0500, which keeps out"},
 		{[]string{"--binding-origin", "*", "--artifacts", shared}, "invalid_request", 2, "--artifacts " + shared + ": is a shared directory"},
 		{[]string{"--webrtc", "maybe"}, "invalid_request", 2, `--webrtc must be "block" or "allow"`},
 		{[]string{"--no-such-flag"}, "invalid_request", 2, "no-such-flag"},
@@ -61,7 +61,7 @@ func TestServeStartFailureFrame(t *testing.T) {
 			t.Errorf("serve %v: frame %s (%v), want an id-less %s error frame saying %q", c.args, lines[0], err, c.code, c.msg)
 		}
 	}
-	for d, want := range map[string]os.FileMode{shared: os.ModeDir | os.ModeSticky | 0o777, open: os.ModeDir | 0o755} {
+	for d, want := range map[string]os.FileMode{shared: os.ModeDir | os.ModeSticky | 0o777, readOnly: os.ModeDir | 0o500} {
 		if fi, err := os.Lstat(d); err != nil || fi.Mode() != want {
 			t.Errorf("%s: mode %v (%v), want %v unchanged", d, fi.Mode(), err, want)
 		}
