@@ -57,14 +57,15 @@ func PrepareDir(path string, m Mode) error {
 }
 
 // ensureDir creates path as a directory of mode m if it is missing, then verifies it. Only a
-// directory this call created is given m's mode; one that already existed must have it. The
+// directory this call created is given m's mode; one that already existed is only checked. The
 // parent is fsynced after a create so the new entry survives a crash.
 func ensureDir(path string, m Mode) error {
 	err := os.Mkdir(path, m.Dir())
 	if err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("artifacts: cannot create directory %s: %w", path, err)
 	}
-	if err == nil {
+	created := err == nil // EEXIST: not made by this call, so never chmodded
+	if created {
 		if err := setCreatedMode(path, m); err != nil {
 			return err
 		}
@@ -72,7 +73,7 @@ func ensureDir(path string, m Mode) error {
 	if err := verifyDir(path, m); err != nil {
 		return err
 	}
-	if err == nil {
+	if created {
 		return syncDir(filepath.Dir(path))
 	}
 	return nil
