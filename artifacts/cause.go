@@ -13,8 +13,14 @@ var (
 	ErrNotDir   = errors.New("not a directory")
 	ErrNotOwned = errors.New("not owned by this user")
 	ErrChanged  = errors.New("it changed while being checked")
-	ErrBadID    = errors.New("invalid id")
-	ErrBadKind  = errors.New("unknown kind")
+	// ErrShared: an existing directory others may write in (group- or world-writable, or
+	// sticky, like /tmp). It is never chmodded: a subdirectory that does not exist yet is.
+	ErrShared = errors.New("writable by others or sticky: a shared directory")
+	// ErrMode: an existing directory whose mode keeps out its owner or, under ModeGroup, the
+	// group the store writes for. It is never chmodded: that is the owner's to decide.
+	ErrMode    = errors.New("its mode keeps out who the store writes for")
+	ErrBadID   = errors.New("invalid id")
+	ErrBadKind = errors.New("unknown kind")
 )
 
 // Cause names why a store call failed in a fixed phrase that is safe in any output: no
@@ -47,6 +53,8 @@ var causes = []struct {
 	{ErrNotDir, "not a directory"},
 	{ErrNotOwned, "not owned by this user"},
 	{ErrChanged, "directory changed while being checked"},
+	{ErrShared, "a shared directory (writable by others or sticky)"},
+	{ErrMode, "its mode keeps out who the store writes for"},
 	{ErrBadID, "invalid id"},
 	{ErrBadKind, "unknown kind"},
 	{errStoreClosed, "the store is closed"},

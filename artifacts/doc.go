@@ -10,9 +10,12 @@
 //
 // Permissions. Directories are 0700 and files 0600 whatever the process umask (ModePrivate;
 // OpenMode with ModeGroup makes them 0750 and 0640, for `run --artifacts-mode group`): modes
-// are set explicitly after creation. An existing root, session or run directory with other
-// modes is chmodded to the store's (0700 private), and if that fails the store refuses to use
-// it. Evidence may hold page content, so it must never be readable by other local users.
+// are set explicitly on what the store creates. An existing root, session or run directory
+// is never chmodded (it may be someone's shared directory): it is used only when nobody else
+// may write in it and its mode lets in who the store writes for, and is refused otherwise
+// (DirError, see PrepareDir); what the store writes in it has the store's modes whatever the
+// directory's. Evidence may hold page content, so it must never be readable by other local
+// users.
 //
 // Symlinks. The root and every directory under it must be a real directory owned by this
 // user: each is checked with Lstat and re-opened with O_NOFOLLOW, so a planted symlink at

@@ -3,7 +3,6 @@ package artifacts
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -34,12 +33,14 @@ type Store struct {
 }
 
 // Open opens (creating if needed) a store rooted at root for one session. The root and the
-// session directory must be real directories owned by this user; they are created or
-// tightened to 0700. Temp files left in the session by a killed process are swept.
+// session directory are created 0700, or, when they exist, must be real directories of this
+// user that nobody else can write in (PrepareDir: an existing directory is never chmodded).
+// Temp files left in the session by a killed process are swept.
 func Open(root, sessionID string) (*Store, error) { return OpenMode(root, sessionID, ModePrivate) }
 
 // OpenMode is Open with the modes of m for every directory and file (Open's are
-// ModePrivate's): the root and session directories are created or set to m.Dir().
+// ModePrivate's): the root and session directories are created m.Dir(), or must give at
+// least that.
 func OpenMode(root, sessionID string, m Mode) (*Store, error) {
 	m = m.orPrivate()
 	if root == "" {
@@ -52,13 +53,7 @@ func OpenMode(root, sessionID string, m Mode) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("artifacts: cannot resolve root %s: %w", root, err)
 	}
-	if _, err := os.Lstat(abs); errors.Is(err, os.ErrNotExist) {
-		// Parents above the root are not ours to police; only create what is missing.
-		if err := os.MkdirAll(abs, m.Dir()); err != nil {
-			return nil, fmt.Errorf("artifacts: cannot create root %s: %w", abs, err)
-		}
-	}
-	if err := verifyDir(abs, m); err != nil {
+	if err := PrepareDir(abs, m); err != nil {
 		return nil, err
 	}
 	s := &Store{
@@ -74,7 +69,7 @@ func OpenMode(root, sessionID string, m Mode) (*Store, error) {
 	if err := ensureDir(s.sessionDir, m); err != nil {
 		return nil, err
 	}
-	if err := sweep(s.sessionDir, m); err != nil {
+	if err := sweep(s.sessionDir); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -488,39 +488,70 @@ func TestPermissionsUnderUmask(t *testing.T) {
 	}
 }
 
-func TestLooseDirsTightened(t *testing.T) {
+// TestLooseDirsRefused: a root, session or run directory others can write in, before or
+// after the store opened, is refused, never chmodded back: nothing is written into it, its
+// mode is left as it is; one only readable by others (0755) is used as it is. A run dir of
+// another run others can write in does not stop the store from opening (the sweep only
+// removes files).
+func TestLooseDirsRefused(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "root")
 	run := filepath.Join(root, "sess", "run")
 	if err := os.MkdirAll(run, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for d, m := range map[string]fs.FileMode{root: 0o755, filepath.Dir(run): 0o777, run: 0o750} {
-		if err := os.Chmod(d, m); err != nil {
+	for _, d := range []string{root, filepath.Dir(run)} {
+		if err := os.Chmod(d, 0o775); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Open(root, "sess"); !errors.Is(err, ErrShared) {
+			t.Fatalf("%s 0775: Open: %v, want ErrShared", d, err)
+		}
+		if p := perm(t, d); p != 0o775 {
+			t.Fatalf("%s: mode %o after the refusal, want 775 (unchanged)", d, p)
+		}
+		if err := os.Chmod(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
+	if err := os.Chmod(run, 0o777); err != nil {
+		t.Fatal(err)
+	}
 	s, err := Open(root, "sess")
+	if err != nil {
+		t.Fatalf("Open with another run's dir loosened: %v", err)
+	}
+	defer s.Close()
+	if _, err := s.Put("run", "o", "console", []byte("{}"), false); !errors.Is(err, ErrShared) {
+		t.Fatalf("Put into a 0777 run dir: %v, want ErrShared", err)
+	}
+	if p := perm(t, run); p != 0o777 {
+		t.Fatalf("run dir mode %o after the refusal, want 777 (unchanged)", p)
+	}
+	if ents, _ := os.ReadDir(run); len(ents) != 0 {
+		t.Fatalf("written into the loosened run dir: %v", ents)
+	}
+	// The 0755 root and session dir were used as they are; loosened after Open so others
+	// can write in it, the root refuses the next Open of an artifact.
+	m, err := s.Put("other", "o", "console", []byte("{}"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	if _, err := s.Put("run", "o", "console", []byte("{}"), false); err != nil {
-		t.Fatal(err)
+	if p := perm(t, filepath.Join(root, m.Path)); p != 0o600 {
+		t.Fatalf("an artifact in the 0755 root is %o, want 600", p)
 	}
-	for _, d := range []string{root, filepath.Dir(run), run} {
-		if p := perm(t, d); p != 0o700 {
-			t.Fatalf("%s mode %o, want 700", d, p)
+	for _, d := range []string{root, filepath.Dir(run)} {
+		if p := perm(t, d); p != 0o755 {
+			t.Fatalf("%s: mode %o, want 755 (unchanged)", d, p)
 		}
 	}
-	// Loosened again after Open: the next Open of an artifact tightens it again.
-	if err := os.Chmod(root, 0o755); err != nil {
+	if err := os.Chmod(root, 0o757); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Put("run", "o", "console", []byte("{}"), false); err != nil {
-		t.Fatal(err)
+	if _, err := s.Put("other", "o", "console", []byte("{}"), false); !errors.Is(err, ErrShared) {
+		t.Fatalf("Put after the root was loosened: %v, want ErrShared", err)
 	}
-	if p := perm(t, root); p != 0o700 {
-		t.Fatalf("root loosened after Open stayed %o", p)
+	if p := perm(t, root); p != 0o757 {
+		t.Fatalf("root loosened after Open is %o, want 757 (unchanged)", p)
 	}
 }
 

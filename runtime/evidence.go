@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
-	"strconv"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -42,7 +41,7 @@ func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), budgets.FailureEvidence().Default+budgets.FailureEvidenceMargin)
 	defer cancel()
 	// The failed operation's tab (already the worker's target id; "": the selected tab).
-	req := &transport.CaptureEvidence{Tab: transport.TabOf(op), RunID: r.evidence.RunID, Operation: r.evidenceLabel(op),
+	req := &transport.CaptureEvidence{Tab: transport.TabOf(op), RunID: r.evidence.RunID, Operation: op.OpName(),
 		Redaction: r.evidence.Redaction, BudgetMs: int(budgets.FailureEvidence().Default.Milliseconds())}
 	// A secret added since the failed call is handed over first: the capture cuts page text.
 	_, cerr := r.maskInWorker(ctx, req)
@@ -55,14 +54,6 @@ func (r *Runtime) withFailureEvidence(op transport.Operation, err error) error {
 	}
 	ev := r.commitEvidence(r.evidence.RunID, res.(*transport.CaptureEvidenceResult))
 	return transport.WithEvidence(oe, ev.Artifacts, ev.Unavailable)
-}
-
-func (r *Runtime) evidenceLabel(op transport.Operation) string {
-	r.mu.Lock()
-	r.evidenceSeq++
-	n := r.evidenceSeq
-	r.mu.Unlock()
-	return op.OpName() + "-" + strconv.Itoa(n)
 }
 
 // commitEvidence writes a capture's payloads to the store and answers with their metadata.

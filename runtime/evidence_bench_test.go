@@ -42,7 +42,7 @@ func BenchmarkFailureEvidence(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				t0 := time.Now()
-				res, err := transport.Dispatch(bg, rt, transport.CaptureEvidence{RunID: "bench", Operation: "bench", BudgetMs: int(budgets.FailureEvidence().Default.Milliseconds())})
+				res, err := transport.Dispatch(bg, rt, transport.CaptureEvidence{RunID: "bench", Operation: transport.OpObserve, BudgetMs: int(budgets.FailureEvidence().Default.Milliseconds())})
 				took = append(took, time.Since(t0))
 				if err != nil {
 					b.Fatalf("capture: %v", err)

@@ -25,7 +25,7 @@ func TestEvidenceStoreFailureNamesCause(t *testing.T) {
 	if err := os.Symlink(target, filepath.Join(store.Root(), "evidence-test", "planted")); err != nil {
 		t.Fatal(err)
 	}
-	res, err := transport.Dispatch(bg, rt, transport.CaptureEvidence{RunID: "planted", Operation: "probe"})
+	res, err := transport.Dispatch(bg, rt, transport.CaptureEvidence{RunID: "planted", Operation: transport.OpObserve})
 	if err != nil {
 		t.Fatal(err)
 	}

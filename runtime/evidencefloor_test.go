@@ -22,7 +22,7 @@ func TestCaptureEvidenceBudgetFloor(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(2500 * time.Millisecond)
-	res, err := transport.Dispatch(bg, rt, transport.CaptureEvidence{RunID: "run-1", Operation: "floor", BudgetMs: 500})
+	res, err := transport.Dispatch(bg, rt, transport.CaptureEvidence{RunID: "run-1", Operation: transport.OpObserve, BudgetMs: 500})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -132,8 +132,6 @@ type Runtime struct {
 	toTab   map[string]string // worker target ID → handle
 	toTgt   map[string]string // handle → worker target ID
 	handles int
-	// evidenceSeq numbers failure-evidence captures.
-	evidenceSeq int
 
 	closeOnce sync.Once
 	closeErr  error

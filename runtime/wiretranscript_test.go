@@ -43,7 +43,7 @@ const transcriptScript = `{"v":1,"id":"1","op":"navigate","request":{"url":"SITE
 {"v":1,"id":"20","op":"closeTab","request":{"tab":"t2"}}
 {"v":1,"id":"21","op":"selectTab","request":{"tab":"t1"}}
 {"v":1,"id":"22","op":"reload"}
-{"v":1,"id":"23","op":"captureEvidence","request":{"runId":"run-1","operation":"look"}}
+{"v":1,"id":"23","op":"captureEvidence","request":{"runId":"run-1","operation":"observe"}}
 {"v":1,"id":"24","op":"read","request":{"tab":"t9"}}
 {"v":1,"id":"25","op":"navigate","request":{"url":"SITE/","bogus":1}}
 {"v":1,"id":"26","op":"close"}

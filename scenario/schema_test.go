@@ -229,7 +229,7 @@ func TestSchemaAndGoRejectInvalid(t *testing.T) {
 		{"unknown field in a request", doc(`{"op":"navigate","request":{"url":"/","selector":"#a"}}`)},
 		{"unknown field in an operation", doc(`{"op":"read","wait":"bounded"}`)},
 		{"unknown op", doc(`{"op":"evaluate"}`)},
-		{"captureEvidence in a file", doc(`{"op":"captureEvidence","request":{"runId":"r","operation":"o"}}`)},
+		{"captureEvidence in a file", doc(`{"op":"captureEvidence","request":{"runId":"r","operation":"observe"}}`)},
 		{"screenshot budget over the ceiling", doc(`{"op":"screenshot","request":{"budgetMs":60001}}`)},
 		{"screenshot with an unknown field", doc(`{"op":"screenshot","request":{"fullPage":true}}`)},
 		{"screenshot with an empty redaction rule", doc(`{"op":"screenshot","request":{"redaction":[{}]}}`)},

@@ -174,7 +174,10 @@ const (
 	PostureFailed          Posture = "failed"
 )
 
-// PostureOf maps an operation's outcome to its posture.
+// PostureOf maps an operation's outcome to its posture. Both refusals of the origin policy
+// are egress_denied (seed 000): in the browser (egress_denied) and before anything was sent
+// (origin_denied: a navigate, a context or a narrowing naming an origin the policy does not
+// allow), so a host acts on every denial alike.
 func PostureOf(err error) Posture {
 	if err == nil {
 		return PostureOK
@@ -182,7 +185,7 @@ func PostureOf(err error) Posture {
 	switch {
 	case errors.Is(err, ErrCode(CodeHandoffRequired)):
 		return PostureHandoffRequired
-	case errors.Is(err, ErrCode(CodeEgressDenied)):
+	case errors.Is(err, ErrCode(CodeEgressDenied)), errors.Is(err, ErrCode(CodeOriginDenied)):
 		return PostureEgressDenied
 	}
 	return PostureFailed

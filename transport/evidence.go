@@ -25,7 +25,7 @@ type CaptureEvidence struct {
 	op[CaptureEvidence, CaptureEvidenceResult]
 	Tab       string          `json:"tab,omitempty" handle:"tab"`
 	RunID     string          `json:"runId" required:"true"`
-	Operation string          `json:"operation" required:"true"` // the operation the evidence is for (id or index)
+	Operation string          `json:"operation" required:"true"` // the operation the evidence is for: one of EvidenceOperations
 	Redaction []RedactionRule `json:"redaction,omitempty"`
 	// BudgetMs bounds the capture (0: the screenshot budget's 10 s; at least its 2 s floor,
 	// at most its 60 s ceiling); parts not captured in time are reported unavailable.

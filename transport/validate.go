@@ -291,8 +291,9 @@ func (r CaptureEvidence) Validate() error {
 	if !ValidID(r.RunID) {
 		return Invalid(OpCaptureEvidence, "request.runId", "expected 1–64 characters of A-Z a-z 0-9 . _ - (not . or ..)")
 	}
-	if !ValidID(r.Operation) {
-		return Invalid(OpCaptureEvidence, "request.operation", "expected 1–64 characters of A-Z a-z 0-9 . _ - (not . or ..)")
+	if !slices.Contains(evidenceOperations(), r.Operation) {
+		return Invalid(OpCaptureEvidence, "request.operation", "expected the operation the evidence is for, one of %s",
+			strings.Join(evidenceOperations(), ", "))
 	}
 	if err := checkCaptureBudget(OpCaptureEvidence, r.BudgetMs); err != nil {
 		return err

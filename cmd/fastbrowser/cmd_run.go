@@ -105,6 +105,9 @@ func runCommand(st *state) *cli.Command {
 			}
 			out := c.String("out")
 			if err := prepareOutDir(out, mode); err != nil {
+				if c.Bool("json") {
+					printInvalidJSON(st, []error{err}) // invalid_request, the message naming the path
+				}
 				return err
 			}
 			if len(loaded) == 0 && !c.Bool("json") {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -26,56 +27,69 @@ func serveCommand(st *state) *cli.Command {
 			&cli.StringSliceFlag{Name: "binding-origin", Usage: "host many sessions over this connection, each opened by a task with openSession under origins inside this binding (repeat; \"*\" explicitly for any); see docs/protocol.md \"Multi-session serve\""},
 			&cli.StringFlag{Name: "webrtc", Value: runtime.WebRTCBlock, Usage: "\"block\" makes RTCPeerConnection throw in every document; \"allow\" lets pages use WebRTC (under a restricted policy only TCP relays the egress proxy admits, on a browser fastbrowser launched)"},
 		), modelFlags()...),
+		// Every failure before the ready frame is also one error frame on stdout (serve_start.go),
+		// a flag the parser rejects included: urfave/cli would print the help there instead.
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return refuseServe(st, nil, usageError("%v", err))
+		},
 		Action: func(c *cli.Context) error {
-			if err := checkBrowserFlags(c); err != nil {
-				return err
-			}
-			opts := runtimeOptions(c, st, c.StringSlice("allowed-origin"))
-			// Every session gets the model: the one serve opens, and each one a
-			// multi-session host opens (registry copies opts).
-			m, err := modelFromFlags(c)
-			if err != nil {
-				return err
-			}
-			opts.Model = m
-			if opts.WebRTC = c.String("webrtc"); opts.WebRTC != runtime.WebRTCBlock && opts.WebRTC != runtime.WebRTCAllow {
-				return usageError("--webrtc must be \"block\" or \"allow\"")
-			}
-			set, err := serveSecrets(c, st)
-			if err != nil {
-				return err
-			}
-			var flush func()
-			opts.Secrets = set
-			opts.Log, flush = scrubbedLog(opts.Log, set)
-			defer flush()
-			if dir := c.String("artifacts"); dir != "" {
-				session := scenario.NewRunID(time.Now()) // unique and path-safe
-				store, err := artifacts.Open(dir, "serve-"+session)
-				if err != nil {
-					return usageError("--artifacts %s: cannot be used as the evidence store: %s", dir, artifacts.Cause(err))
-				}
-				defer store.Close()
-				opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: session, Owner: "serve", OnFailure: true}
-			}
-			if binding := c.StringSlice("binding-origin"); len(binding) > 0 {
-				if len(c.StringSlice("allowed-origin")) > 0 {
-					return usageError("--binding-origin and --allowed-origin exclude each other: a multi-session host's sessions name their origins in openSession")
-				}
-				return serveMany(c, st, opts, binding)
-			}
-			rt, err := runtime.Open(c.Context, opts)
-			if err != nil {
-				return exitWith(exitFailed, "serve: %v", err)
-			}
-			defer rt.Close()
-			err = transport.Serve(c.Context, st.stdin, st.stdout, rt, transport.ServerOptions{Ready: transport.ReadyInfo{Browser: rt.BrowserVersion()}})
-			if err != nil {
-				return exitWith(exitFailed, "serve: %v", err)
-			}
-			return nil
+			var set *secrets.Set
+			err := serveSession(c, st, &set)
+			return refuseServe(st, set, err)
 		},
 	}
+}
+
+// serveSession is serve's action. Its errors before transport.Serve are start failures
+// (refuseServe writes their frame); transport.Serve's own are servingError. *set is the
+// session's secret set once it is known, so the start frame is scrubbed with it.
+func serveSession(c *cli.Context, st *state, set **secrets.Set) error {
+	if err := checkBrowserFlags(c); err != nil {
+		return err
+	}
+	opts := runtimeOptions(c, st, c.StringSlice("allowed-origin"))
+	// Every session gets the model: the one serve opens, and each one a
+	// multi-session host opens (registry copies opts).
+	m, err := modelFromFlags(c)
+	if err != nil {
+		return err
+	}
+	opts.Model = m
+	if opts.WebRTC = c.String("webrtc"); opts.WebRTC != runtime.WebRTCBlock && opts.WebRTC != runtime.WebRTCAllow {
+		return usageError("--webrtc must be \"block\" or \"allow\"")
+	}
+	if *set, err = serveSecrets(c, st); err != nil {
+		return err
+	}
+	var flush func()
+	opts.Secrets = *set
+	opts.Log, flush = scrubbedLog(opts.Log, *set)
+	defer flush()
+	if dir := c.String("artifacts"); dir != "" {
+		session := scenario.NewRunID(time.Now()) // unique and path-safe
+		store, err := artifacts.Open(dir, "serve-"+session)
+		if err != nil {
+			return dirRefused("--artifacts", dir, "fastbrowser-artifacts", err)
+		}
+		defer store.Close()
+		opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: session, Owner: "serve", OnFailure: true}
+	}
+	if binding := c.StringSlice("binding-origin"); len(binding) > 0 {
+		if len(c.StringSlice("allowed-origin")) > 0 {
+			return usageError("--binding-origin and --allowed-origin exclude each other: a multi-session host's sessions name their origins in openSession")
+		}
+		return serveMany(c, st, opts, binding)
+	}
+	rt, err := runtime.Open(c.Context, opts)
+	if err != nil {
+		return startFailed(err, exitWith(exitFailed, "serve: %v", err))
+	}
+	defer rt.Close()
+	err = transport.Serve(c.Context, st.stdin, st.stdout, rt, transport.ServerOptions{Ready: transport.ReadyInfo{Browser: rt.BrowserVersion()}})
+	if err != nil {
+		return servingError{exitWith(exitFailed, "serve: %v", err)}
+	}
+	return nil
 }
 
 // browserFlags are shared by every command that opens a browser session.

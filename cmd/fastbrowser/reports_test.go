@@ -256,8 +256,8 @@ func requireTreeModes(t *testing.T, root string, dirMode, fileMode os.FileMode) 
 }
 
 // TestArtifactsMode: a failing run (reports, evidence and a hook log) writes everything in
-// its out dir 0700/0600 by default and 0750/0640 with --artifacts-mode group, an existing
-// out dir included; replay takes the flag too; any other mode is refused with exit 2.
+// its out dir 0700/0600 by default and 0750/0640 with --artifacts-mode group, in an existing
+// out dir of that mode too; replay takes the flag too; any other mode is refused with exit 2.
 func TestArtifactsMode(t *testing.T) {
 	site := runtimetest.Fixture()
 	defer site.Close()
@@ -272,9 +272,7 @@ func TestArtifactsMode(t *testing.T) {
 		{[]string{"--artifacts-mode", "group"}, 0o750, 0o640},
 	} {
 		out := filepath.Join(dir, fmt.Sprintf("out-%o", c.dirMode))
-		if err := os.Mkdir(out, 0o700); err != nil { // an existing dir is set to the mode too
-			t.Fatal(err)
-		}
+		mkdirMode(t, out, c.dirMode) // an existing dir already of the mode is used as it is
 		res := runCLI(t, env, append(append([]string{"run", "--out", out}, c.args...), f)...)
 		if res.code != 1 {
 			t.Fatalf("%v: exit %d\n%s%s", c.args, res.code, res.stdout, res.stderr)

@@ -24,7 +24,7 @@ func serveMany(c *cli.Context, st *state, opts runtime.Options, binding []string
 	defer host.Close()
 	err = transport.Serve(c.Context, st.stdin, st.stdout, host, transport.ServerOptions{SessionLanes: true})
 	if err != nil {
-		return exitWith(exitFailed, "serve: %v", err)
+		return servingError{exitWith(exitFailed, "serve: %v", err)}
 	}
 	return nil
 }

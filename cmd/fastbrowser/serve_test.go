@@ -94,7 +94,7 @@ func TestServeCaptureEvidence(t *testing.T) {
 	dir := t.TempDir() + "/evidence"
 	input := strings.Join([]string{
 		`{"v":1,"id":"1","op":"navigate","request":{"url":"` + site.URL + `/form"}}`,
-		`{"v":1,"id":"2","op":"captureEvidence","request":{"runId":"r1","operation":"look"}}`,
+		`{"v":1,"id":"2","op":"captureEvidence","request":{"runId":"r1","operation":"observe"}}`,
 		`{"v":1,"id":"3","op":"assert","request":{"kind":"title","value":"Nope","wait":"none"}}`,
 		`{"v":1,"id":"4","op":"close"}`,
 	}, "\n") + "\n"

@@ -109,7 +109,7 @@ func hostRuntimeOptions(st *state, d *sessions.Dir, o sessions.Options, sec host
 	}
 	store, err := artifacts.Open(root, "session-"+d.ID)
 	if err != nil {
-		return opts, "", nil, sessions.Errorf(sessions.CodeInvalidInput, "--artifacts %s: cannot be used as the artifact store: %s", root, artifacts.Cause(err))
+		return opts, "", nil, sessions.Errorf(sessions.CodeInvalidInput, "%s", dirRefused("--artifacts", root, "fastbrowser-artifacts", err).Error())
 	}
 	opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: time.Now().UTC().Format("20060102T150405Z"), Owner: "session-" + d.ID}
 	return opts, store.Root(), func() { store.Close() }, nil

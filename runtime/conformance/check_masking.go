@@ -35,7 +35,7 @@ func maskedValue(ctx context.Context, e *env) error {
 	if n := act.Receipt.TypedLength; n == nil || *n != len(e.secret) {
 		return fmt.Errorf("the act receipt's typedLength is %s, want %d", lengthOf(n), len(e.secret))
 	}
-	ev, err := transport.Dispatch(ctx, e.rt, transport.CaptureEvidence{RunID: "conformance", Operation: CheckMaskedValue})
+	ev, err := transport.Dispatch(ctx, e.rt, transport.CaptureEvidence{RunID: "conformance", Operation: transport.OpAct})
 	if err != nil {
 		return fmt.Errorf("captureEvidence: %w", err)
 	}
@@ -97,7 +97,7 @@ func unprovenMasking(ctx context.Context, e *env) error {
 	if _, err := e.navigate(ctx, "/unmaskable"); err != nil {
 		return err
 	}
-	ev, err := transport.Dispatch(ctx, e.rt, transport.CaptureEvidence{RunID: "conformance", Operation: CheckUnprovenMasking,
+	ev, err := transport.Dispatch(ctx, e.rt, transport.CaptureEvidence{RunID: "conformance", Operation: transport.OpNavigate,
 		Redaction: []transport.RedactionRule{{Label: "Account number"}}})
 	if err != nil {
 		return fmt.Errorf("captureEvidence: %w", err)

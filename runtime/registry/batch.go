@@ -3,7 +3,6 @@ package registry
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -79,8 +78,7 @@ func (s *session) actionOp(a transport.BatchAction) transport.Operation {
 	case transport.VerbDownload:
 		return &transport.Download{Target: *a.Target}
 	case transport.VerbScreenshot:
-		s.shots++ // every capture gets its own operation id
-		return &transport.CaptureEvidence{RunID: "batch", Operation: s.id + "-" + strconv.Itoa(s.shots)}
+		return &transport.CaptureEvidence{RunID: "batch", Operation: transport.OpScreenshot}
 	default: // page_text
 		ob := &transport.Observe{}
 		s.applyPageText(ob)

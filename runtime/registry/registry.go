@@ -53,7 +53,6 @@ type session struct {
 	ended     string // "": live; else why: closed, ended (endTask), expired
 	endedAt   time.Time
 	enforceBy []string
-	shots     int // screenshots taken (used within the session's lane)
 	inflight  int // requests running (under Host.mu): a session is never expired mid-call
 }
 

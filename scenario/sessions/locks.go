@@ -146,7 +146,9 @@ func LockProfile(profileDir, sessionID string) (release func(), err error) {
 		return nil, fmt.Errorf("sessions: cannot lock profile %s (%s): %w", profileDir, path, err)
 	}
 	// The id is written after the lock is taken, so it is always the current holder's.
-	if err := f.Truncate(0); err == nil {
+	// Both failures count (an err declared in the if would have hidden them): a lock whose
+	// holder cannot be read names nobody, or an old holder.
+	if err = f.Truncate(0); err == nil {
 		_, err = f.WriteAt([]byte(sessionID), 0)
 	}
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -99,6 +101,37 @@ func TestLockProfile(t *testing.T) {
 	}
 	if _, err := LockProfile("relative", "s-0000cccc"); err == nil {
 		t.Error("a relative profile was accepted")
+	}
+}
+
+// TestLockProfileWriteFails: a profile lock whose holder cannot be written (here the lock
+// path is a FIFO: it opens and locks, but cannot be truncated) is an error, not a lock held
+// under nobody's name.
+func TestLockProfileWriteFails(t *testing.T) {
+	profile := filepath.Join(t.TempDir(), "profile")
+	if err := os.Mkdir(profile, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	lock := filepath.Join(profile, ".fastbrowser-session.lock")
+	if err := syscall.Mkfifo(lock, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	release, err := LockProfile(profile, "s-0000aaaa")
+	if err == nil {
+		release()
+		t.Fatal("LockProfile succeeded though the holder's id could not be written")
+	}
+	if want := "sessions: cannot write profile lock " + lock + ": "; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %q, want it to start %q", err, want)
+	}
+	// Nothing is left held: the lock taken before the failed write was let go.
+	f, err := os.OpenFile(lock, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Errorf("the lock is still held after the failed LockProfile: %v", err)
 	}
 }
 
