@@ -29,7 +29,7 @@ type Env struct {
 	Log io.Writer
 	// BeforeClose, when set, runs after the operations and before the browser session
 	// closes, with the run's context and the report so far (replay --keep-open waits here).
-	BeforeClose func(ctx context.Context, rep *ScenarioReport)
+	BeforeClose func(ctx context.Context, rep *ScenarioReport, rt Session)
 	// Store and RunID, when both are set, receive the scenario's diagnostics at its end,
 	// after the server stopped: one "log" artifact per hook or managed server that wrote
 	// any output (its first and last bytes when it wrote more than fits), owned by the
@@ -126,7 +126,7 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 	// replacing the first one.
 	var finallyErrs *multierror.Error
 	if rt != nil && env.BeforeClose != nil {
-		env.BeforeClose(ctx, s.rep)
+		env.BeforeClose(ctx, s.rep, rt)
 	}
 	if rt != nil {
 		if err := rt.Close(); err != nil {

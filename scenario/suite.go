@@ -55,8 +55,10 @@ type SuiteOptions struct {
 	// KeepOpen, when set, runs after a scenario's operations ended and before its browser
 	// session closes, unless the run was interrupted by then; it holds the session open until
 	// it returns. The interrupt that ends it does not make the run interrupted (replay
-	// --keep-open).
-	KeepOpen func(ctx context.Context)
+	// --keep-open). devtools is where a person can attach to a browser the run launched (its
+	// token websocket, runtime.Runtime.DevToolsURL); "" for an attached browser, which is the
+	// user's own.
+	KeepOpen func(ctx context.Context, devtools string)
 }
 
 // Suite runs scenario files the way `fastbrowser run` and `replay` do: up to Jobs at a time

@@ -202,10 +202,17 @@ func (s *Suite) relaunched(rl runtime.Relaunch, event func(kind, name, status st
 
 // keepOpen is Env.BeforeClose with SuiteOptions.KeepOpen: an interrupted scenario closes at
 // once.
-func (s *Suite) keepOpen(ctx context.Context, _ *ScenarioReport) {
+func (s *Suite) keepOpen(ctx context.Context, _ *ScenarioReport, rt Session) {
 	if ctx.Err() != nil {
 		return
 	}
 	s.keptOpen.Store(true)
-	s.opts.KeepOpen(ctx)
+	devtools := ""
+	if b, ok := rt.(interface {
+		Attached() bool
+		DevToolsURL() string
+	}); ok && !b.Attached() {
+		devtools = b.DevToolsURL()
+	}
+	s.opts.KeepOpen(ctx, devtools)
 }

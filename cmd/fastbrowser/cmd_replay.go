@@ -24,7 +24,7 @@ func replayCommand(st *state) *cli.Command {
 		Flags: append(append(browserFlags(),
 			&cli.StringFlag{Name: "scenario", Usage: "the scenario `ID` to replay (default: the report's first failed scenario)"},
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-replay", Usage: "directory for the replay's report.json, report.html and artifacts (0700; 0750 with --artifacts-mode group)"},
-			&cli.BoolFlag{Name: "keep-open", Usage: "leave the browser on the failing page until Ctrl-C (with --headed or --cdp-url)"},
+			&cli.BoolFlag{Name: "keep-open", Usage: "leave the browser on the failing page until Ctrl-C (a browser it launched: its DevTools token websocket is printed to attach to)"},
 			&cli.BoolFlag{Name: "force", Usage: "replay even when the scenario file's SHA-256 differs from the report's"},
 			&cli.BoolFlag{Name: "json", Usage: "print only the replay summary as JSON on stdout"},
 			artifactsModeFlag(),
@@ -41,9 +41,6 @@ func replayCommand(st *state) *cli.Command {
 			args := c.Args().Slice()
 			if len(args) != 1 {
 				return usageError("give one REPORT.json")
-			}
-			if c.Bool("keep-open") && !c.Bool("headed") && c.String("cdp-url") == "" {
-				return usageError("--keep-open needs --headed (or --cdp-url): a headless browser left open shows nobody anything")
 			}
 			m, err := modelFromFlags(c)
 			if err != nil {
@@ -135,7 +132,12 @@ func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenari
 	defer ro.flush()
 	var opts scenario.SuiteOptions
 	if c.Bool("keep-open") {
-		opts.KeepOpen = func(ctx context.Context) {
+		opts.KeepOpen = func(ctx context.Context, devtools string) {
+			if devtools != "" {
+				// The token websocket: this user's processes only, so printing it to this
+				// user's terminal hands it to no one else (README "Who can reach what").
+				fmt.Fprintf(ro.st.stderr, "attach DevTools at %s (this user only)\n", devtools)
+			}
 			fmt.Fprintln(ro.st.stderr, "the browser stays on the failing page; press Ctrl-C to close it")
 			<-ctx.Done()
 		}

@@ -5,11 +5,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/target"
+	"github.com/mafredri/cdp/rpcc"
 
 	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
@@ -91,5 +94,63 @@ func TestReplayKeepOpen(t *testing.T) {
 	}
 	if after := pageTargets(cdpCtx, t, c); after != pagesBefore {
 		t.Fatalf("pages before the replay %d, after %d", pagesBefore, after)
+	}
+}
+
+// TestReplayKeepOpenLaunched: `replay --keep-open` on a browser it launched (headless) says
+// where to attach: the browser's token websocket, which answers this user and shows the
+// failing page; Ctrl-C then ends the replay and the browser with it.
+func TestReplayKeepOpenLaunched(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	dir := t.TempDir()
+	_, _, report := failedRun(t, dir, site.URL)
+	bin, _ := runtimetest.Binary()
+	stdout, stderr := &proctest.SyncBuffer{}, &proctest.SyncBuffer{}
+	st := &state{stdin: bytes.NewReader(nil), stdout: stdout, stderr: stderr, workerPath: bin, lookupEnv: os.LookupEnv}
+	ctx, interrupt := context.WithCancel(context.Background())
+	defer interrupt()
+	exited := make(chan int, 1)
+	go func() {
+		exited <- run(ctx, st, []string{"fastbrowser", "replay", "--keep-open", "--out", filepath.Join(dir, "replay"), report})
+	}()
+	if !proctest.PollUntil(60*time.Second, func() bool { return strings.Contains(stderr.String(), "press Ctrl-C to close it") }) {
+		interrupt()
+		t.Fatalf("replay never said it keeps the browser open\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
+	}
+	m := regexp.MustCompile(`attach DevTools at (ws://127\.0\.0\.1:\d+/devtools/browser/[0-9a-f]{64}) \(this user only\)`).FindStringSubmatch(stderr.String())
+	if m == nil {
+		interrupt()
+		t.Fatalf("replay printed no token websocket to attach at:\n%s", stderr)
+	}
+	cdpCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, err := rpcc.DialContext(cdpCtx, m[1])
+	if err != nil {
+		interrupt()
+		t.Fatalf("attaching at %s: %v", m[1], err)
+	}
+	ts, err := cdp.NewClient(conn).Target.GetTargets(cdpCtx, target.NewGetTargetsArgs())
+	_ = conn.Close()
+	if err != nil {
+		interrupt()
+		t.Fatal(err)
+	}
+	onFailingPage := false
+	for _, in := range ts.TargetInfos {
+		onFailingPage = onFailingPage || (in.Type == "page" && in.URL == site.URL+"/form")
+	}
+	if !onFailingPage {
+		interrupt()
+		t.Fatalf("no page on %s/form through the printed endpoint: %+v", site.URL, ts.TargetInfos)
+	}
+	interrupt()
+	select {
+	case code := <-exited:
+		if code != 1 || !strings.Contains(stdout.String(), "reproduced: true") {
+			t.Fatalf("replay exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("replay did not end within 30 s of Ctrl-C")
 	}
 }
