@@ -147,14 +147,15 @@ func Ops() []OpSpec { return append([]OpSpec(nil), table...) }
 
 // EvidenceOperations is the allowlist of captureEvidence's operation: the labels of what
 // evidence can be for, every operation a session runs (the multi-session host's own are not
-// a session's) but the one that ends the session (close), in documentation order. closeTab
+// a session's, nor the runtime's internal ones to its worker) but the one that ends the
+// session (close), in documentation order. closeTab
 // is one: it closes a tab, not the session. Derived from the table, never listed by hand.
 func EvidenceOperations() []string { return append([]string(nil), evidenceOperations()...) }
 
 var evidenceOperations = sync.OnceValue(func() []string {
 	var names []string
 	for _, s := range table {
-		if !s.Host && !s.EndsSession {
+		if !s.Host && !s.EndsSession && !s.Internal {
 			names = append(names, s.Name)
 		}
 	}
