@@ -81,6 +81,10 @@ const (
 	// or the processes that left it, are gone (always inside ProcessStopGrace).
 	ProcessPoll = 5 * time.Millisecond
 	TreePoll    = 10 * time.Millisecond
+	// ExecSettle bounds how long one look at a process's environment waits for an exec in
+	// progress to finish: until the kernel has laid out the new image, /proc/PID/environ
+	// reads empty although /proc/PID/exe already names the new program.
+	ExecSettle = 500 * time.Millisecond
 )
 
 // The sessions' state directory (scenario/sessions).
