@@ -149,3 +149,14 @@ func waitDone(t *testing.T, p *Process, limit time.Duration) {
 		t.Fatalf("pid %d not reaped within %s", p.Pid(), limit)
 	}
 }
+
+// requireNotReaped fails t if any of pids has left /proc: killed or not, a process stays
+// listed (a zombie) until its parent reaps it.
+func requireNotReaped(t *testing.T, pids []int) {
+	t.Helper()
+	for _, pid := range pids {
+		if _, ok := proctest.ReadStat(pid); !ok {
+			t.Errorf("pid %d was already reaped", pid)
+		}
+	}
+}
