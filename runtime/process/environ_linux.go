@@ -11,72 +11,102 @@ import (
 	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
-// hasMarker reports whether pid's environment holds the entry marker, matching whole
-// entries only.
+// hasMarker reports whether pid's environment holds the entry marker (whole entries only).
+func hasMarker(pid int, marker string) bool {
+	_, ok := environEntry(pid, len(marker), func(e []byte) bool { return string(e) == marker })
+	return ok
+}
+
+// environEntry returns the first entry of pid's environment, at most limit bytes long, that
+// match accepts. It streams the file (an environment may be megabytes): longer entries are
+// skipped unread.
 //
 // An exec in progress is waited out (bounded by budgets.ExecSettle): from the moment the
 // kernel installs the new image (/proc/PID/exe already names the new program) until its ELF
 // loader has laid out the environment, /proc/PID/environ reads empty, exactly like an
 // environment that is empty. Taken at its word, that read made a marked process look
-// unmarked (TestHasMarkerWholeEntries failed so in CI; TestHasMarkerDuringExec stretches the
+// unmarked (TestHasMarkerWholeEntries failed so in CI; TestHasMarkerDuringExec catches the
 // moment). So an empty read is believed only of a process that is gone, a kernel thread, or
-// one whose image is complete (end_code set) and whose environment really is empty.
-// A non-empty read is always a whole environment: the kernel publishes its end once, after
+// one whose image is complete (end_code set) and whose environment really is empty. A
+// non-empty read is always a whole environment: the kernel publishes its end once, after
 // the strings are in place.
-func hasMarker(pid int, marker string) bool {
+func environEntry(pid, limit int, match func([]byte) bool) ([]byte, bool) {
 	deadline := time.Now().Add(budgets.ExecSettle)
 	var start uint64
 	for {
-		found, empty := environHolds(pid, marker)
+		e, found, empty := scanEnviron(pid, limit, match)
 		if found || !empty {
-			return found
+			return e, found
 		}
 		st, ok := readProcStat(pid)
 		if !ok || st.gone() || st.kernelThread() {
-			return false
+			return nil, false
 		}
 		if start == 0 {
 			start = st.startTime
 		} else if st.startTime != start {
-			return false // the pid now names another process
+			return nil, false // the pid now names another process
 		}
 		if st.endCode != 0 && st.envStart == st.envEnd {
-			return false // a finished image with an empty environment (env -i)
+			return nil, false // a finished image with an empty environment (env -i)
 		}
 		if time.Now().After(deadline) {
-			return false
+			return nil, false
 		}
 		time.Sleep(budgets.ProcessPoll)
 	}
 }
 
-// environHolds reads pid's environment once, streaming it (an environment may be megabytes),
-// and reports whether it holds the entry marker and whether the read came back empty.
-func environHolds(pid int, marker string) (found, empty bool) {
+// scanEnviron reads pid's environment once and reports the first entry match accepts, and
+// whether the read came back empty.
+func scanEnviron(pid, limit int, match func([]byte) bool) (entry []byte, found, empty bool) {
 	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
-		return false, false
+		return nil, false, false
 	}
 	defer f.Close()
-	want := []byte("\x00" + marker + "\x00")
-	buf := make([]byte, 0, 32<<10)
-	buf = append(buf, 0) // the first entry has no NUL before it
+	buf := make([]byte, 32<<10)
+	cur := make([]byte, 0, limit)
+	long := false // the entry being read is over limit: it cannot match
 	total := 0
+	end := func() bool { // the entry in cur is complete
+		ok := !long && match(cur)
+		if !ok {
+			cur, long = cur[:0], false
+		}
+		return ok
+	}
 	for {
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
+		n, err := f.Read(buf)
 		total += n
+		for b := buf[:n]; len(b) > 0; {
+			i := bytes.IndexByte(b, 0)
+			part := b
+			if i >= 0 {
+				part = b[:i]
+			}
+			if !long && len(cur)+len(part) <= limit {
+				cur = append(cur, part...)
+			} else {
+				long = true
+			}
+			if i < 0 {
+				break
+			}
+			if end() {
+				return cur, true, false
+			}
+			b = b[i+1:]
+		}
 		if errors.Is(err, io.EOF) || err == nil && n == 0 {
-			return bytes.Contains(append(buf, 0), want), total == 0
+			// The last entry may lack its NUL.
+			if total > 0 && (len(cur) > 0 || long) && end() {
+				return cur, true, false
+			}
+			return nil, false, total == 0
 		}
 		if err != nil {
-			return false, false
+			return nil, false, false
 		}
-		if bytes.Contains(buf, want) {
-			return true, false
-		}
-		// Keep the tail that may hold the start of a match split across reads.
-		keep := min(len(buf), len(want)-1)
-		buf = append(buf[:0], buf[len(buf)-keep:]...)
 	}
 }

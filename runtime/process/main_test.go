@@ -23,6 +23,9 @@ import (
 const helperEnv = "FASTBROWSER_PROCESS_TEST_HELPER"
 
 func TestMain(m *testing.M) {
+	if IsSupervisorInvocation(os.Args) {
+		os.Exit(ServeSupervisor(ServeOptions{}))
+	}
 	if role := os.Getenv(helperEnv); role != "" {
 		os.Exit(runHelper(role))
 	}
