@@ -47,8 +47,14 @@ func runHelper(role string) int {
 	}
 	if role == "supervised-parent" {
 		sv.Lock()
-		fmt.Println(sv.cur.pid)
+		cur := sv.cur
 		sv.Unlock()
+		if cur == nil {
+			fmt.Fprintln(os.Stderr, "started without a supervisor")
+			_ = p.Kill()
+			return 1
+		}
+		fmt.Println(cur.pid)
 	}
 	fmt.Println(p.Pid())
 	select {
