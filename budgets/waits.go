@@ -81,6 +81,17 @@ const (
 	// or the processes that left it, are gone (always inside ProcessStopGrace).
 	ProcessPoll = 5 * time.Millisecond
 	TreePoll    = 10 * time.Millisecond
+	// ExecSettle bounds how long one look at a process's environment waits for an exec in
+	// progress to finish: until the kernel has laid out the new image, /proc/PID/environ
+	// reads empty although /proc/PID/exe already names the new program.
+	ExecSettle = 500 * time.Millisecond
+	// SupervisorAnswer bounds the process supervisor's answers: its readiness after it is
+	// started, and its report of one child's fork and exec. A supervisor that does not
+	// answer in time is given up (children then start directly).
+	SupervisorAnswer = 10 * time.Second
+	// SupervisorSweep bounds the wall time of the sweep a starting supervisor makes of the
+	// processes an earlier one left behind when it died with its parent (SIGKILL of both).
+	SupervisorSweep = 500 * time.Millisecond
 )
 
 // The sessions' state directory (scenario/sessions).

@@ -16,10 +16,16 @@ import (
 )
 
 func main() {
+	if process.IsSupervisorInvocation(os.Args) {
+		os.Exit(serveSupervisor())
+	}
 	st := osState()
+	stopSupervisor := superviseChildren(st, os.Args)
 	ctx, stop := interruptContext(st)
-	defer stop()
-	os.Exit(run(ctx, st, os.Args))
+	code := run(ctx, st, os.Args)
+	stop()
+	stopSupervisor() // after run: everything it started has been stopped in order
+	os.Exit(code)
 }
 
 // interruptContext cancels ctx on the first SIGINT/SIGTERM, so everything started is

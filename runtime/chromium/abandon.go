@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/process"
 )
 
 // live is every profile directory of a browser this process launched and has not yet torn
@@ -15,16 +16,20 @@ var live = struct {
 	dirs map[string]bool
 }{dirs: map[string]bool{}}
 
+// trackProfile also registers dir with the process supervisor (if one is up), which removes
+// it if this process dies by SIGKILL, when nothing here can.
 func trackProfile(dir string) {
 	live.Lock()
 	live.dirs[dir] = true
 	live.Unlock()
+	process.RemoveOnAbruptEnd(dir)
 }
 
 func untrackProfile(dir string) {
 	live.Lock()
 	delete(live.dirs, dir)
 	live.Unlock()
+	process.ForgetRemoval(dir)
 }
 
 // RemoveProfilesAfterKill removes the profile of every browser not yet closed. It is for an

@@ -23,6 +23,9 @@ import (
 const helperEnv = "FASTBROWSER_PROCESS_TEST_HELPER"
 
 func TestMain(m *testing.M) {
+	if IsSupervisorInvocation(os.Args) {
+		os.Exit(ServeSupervisor(ServeOptions{}))
+	}
 	if role := os.Getenv(helperEnv); role != "" {
 		os.Exit(runHelper(role))
 	}
@@ -147,5 +150,16 @@ func waitDone(t *testing.T, p *Process, limit time.Duration) {
 	case <-p.Done():
 	case <-time.After(limit):
 		t.Fatalf("pid %d not reaped within %s", p.Pid(), limit)
+	}
+}
+
+// requireNotReaped fails t if any of pids has left /proc: killed or not, a process stays
+// listed (a zombie) until its parent reaps it.
+func requireNotReaped(t *testing.T, pids []int) {
+	t.Helper()
+	for _, pid := range pids {
+		if _, ok := proctest.ReadStat(pid); !ok {
+			t.Errorf("pid %d was already reaped", pid)
+		}
 	}
 }

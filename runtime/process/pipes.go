@@ -20,15 +20,14 @@ type pipeSet struct {
 	callerOwnsStdout bool
 }
 
-func openPipes(cmd *exec.Cmd, spec Spec) (*pipeSet, error) {
+func openPipes(spec Spec) (*pipeSet, error) {
 	ps := &pipeSet{callerOwnsStdout: spec.Stdout}
 	var err error
 	if spec.Stdin {
 		if ps.stdinR, ps.stdinW, err = os.Pipe(); err != nil {
 			return nil, err
 		}
-		cmd.Stdin = ps.stdinR
-	} // else nil Stdin: os/exec opens /dev/null.
+	}
 	if ps.stdoutR, ps.stdoutW, err = os.Pipe(); err != nil {
 		ps.closeAll()
 		return nil, err
@@ -37,8 +36,15 @@ func openPipes(cmd *exec.Cmd, spec Spec) (*pipeSet, error) {
 		ps.closeAll()
 		return nil, err
 	}
-	cmd.Stdout, cmd.Stderr = ps.stdoutW, ps.stderrW
 	return ps, nil
+}
+
+// attach gives cmd the child's ends.
+func (ps *pipeSet) attach(cmd *exec.Cmd) {
+	if ps.stdinR != nil {
+		cmd.Stdin = ps.stdinR
+	} // else nil Stdin: os/exec opens /dev/null.
+	cmd.Stdout, cmd.Stderr = ps.stdoutW, ps.stderrW
 }
 
 // closeChildEnds drops our copies of the ends the child now holds, so EOF on stdout/stderr

@@ -24,17 +24,22 @@ type Process struct {
 	pgid   int    // the child's process group (its own pid) or 0 where groups are not used
 	marker string // "NAME=1" in the environment of the child's whole tree (Spec.TrackTree), or ""
 
-	done    chan struct{}   // closed by the reaper after the child is reaped
-	drained <-chan struct{} // closed when the package's drains have ended
-	state   *os.ProcessState
+	done     chan struct{}   // closed by the reaper after the child is reaped
+	drained  <-chan struct{} // closed when the package's drains have ended
+	exitCode int             // set before done closes: the exit status, -1 if a signal ended it
+	signal   string          // set before done closes: the signal that ended it, or ""
 
 	stopOnce sync.Once
 	stopErr  error
 }
 
 // Start starts the child described by spec. It returns once the child has exec'd (or failed
-// to), with its output already being drained.
-func Start(spec Spec) (*Process, error) {
+// to), with its output already being drained. While a supervisor is up (Supervise) the
+// supervisor forks it; otherwise this process does.
+func Start(spec Spec) (*Process, error) { return startOn(spec, supervisorFor) }
+
+// startOn is Start with the supervisor (nil: none) that sup returns.
+func startOn(spec Spec, sup func() *supervisor) (*Process, error) {
 	if spec.Path == "" {
 		return nil, errors.New("process: empty Path")
 	}
@@ -42,33 +47,29 @@ func Start(spec Spec) (*Process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("process: resolve %s: %w", spec.Path, err)
 	}
-	// Built by hand rather than with exec.Command, which would search PATH for a bare name.
-	cmd := &exec.Cmd{
-		Path:        path,
-		Args:        append([]string{spec.Path}, spec.Args...),
-		Dir:         spec.Dir,
-		Env:         spec.Env,
-		SysProcAttr: sysProcAttr(),
-		ExtraFiles:  spec.ExtraFiles,
-	}
 	var marker string
+	env := spec.Env
 	if spec.TrackTree {
 		if marker = newMarker(); marker != "" {
-			if cmd.Env == nil {
-				cmd.Env = os.Environ()
+			if env == nil {
+				env = os.Environ()
 			}
-			cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], marker)
+			env = append(env[:len(env):len(env)], marker)
 		}
 	}
-	pipes, err := openPipes(cmd, spec)
+	pipes, err := openPipes(spec)
 	if err != nil {
 		return nil, fmt.Errorf("process: start %s: %w", spec.Path, err)
 	}
-
 	p := &Process{done: make(chan struct{}), marker: marker}
-	started := make(chan error, 1)
-	go p.own(cmd, pipes, started)
-	if err := <-started; err != nil {
+	err = errSupervisorLost
+	if s := sup(); s != nil {
+		err = s.start(p, spec, path, env, pipes)
+	}
+	if errors.Is(err, errSupervisorLost) {
+		err = startDirect(p, spec, path, env, pipes)
+	}
+	if err != nil {
 		pipes.closeAll()
 		return nil, fmt.Errorf("process: start %s: %w", spec.Path, err)
 	}
@@ -76,6 +77,23 @@ func Start(spec Spec) (*Process, error) {
 	p.Stdin, p.Stdout = pipes.callerStdin(), pipes.callerStdout()
 	p.drained = pipes.startDrains(spec)
 	return p, nil
+}
+
+// startDirect forks the child from this process, on the reaper's own locked thread (own).
+func startDirect(p *Process, spec Spec, path string, env []string, pipes *pipeSet) error {
+	// Built by hand rather than with exec.Command, which would search PATH for a bare name.
+	cmd := &exec.Cmd{
+		Path:        path,
+		Args:        append([]string{spec.Path}, spec.Args...),
+		Dir:         spec.Dir,
+		Env:         env,
+		SysProcAttr: sysProcAttr(),
+		ExtraFiles:  spec.ExtraFiles,
+	}
+	pipes.attach(cmd)
+	started := make(chan error, 1)
+	go p.own(cmd, pipes, started)
+	return <-started
 }
 
 // Pid is the child's process id.
@@ -94,29 +112,19 @@ func (p *Process) Drained() <-chan struct{} { return p.drained }
 // ExitCode is the child's exit status once Done is closed; -1 if it was killed by a signal
 // or has not been reaped yet.
 func (p *Process) ExitCode() int {
-	if st := p.reapedState(); st != nil {
-		return st.ExitCode()
+	if !p.reaped() {
+		return -1
 	}
-	return -1
+	return p.exitCode
 }
 
 // Signal names the signal that ended the child ("killed", "terminated"), or "" if it exited
 // by itself or has not been reaped yet.
 func (p *Process) Signal() string {
-	if st := p.reapedState(); st != nil {
-		return signalName(st)
+	if !p.reaped() {
+		return ""
 	}
-	return ""
-}
-
-// reapedState returns the wait status only after Done, so callers never race the reaper.
-func (p *Process) reapedState() *os.ProcessState {
-	select {
-	case <-p.done:
-		return p.state
-	default:
-		return nil
-	}
+	return p.signal
 }
 
 func (p *Process) reaped() bool {

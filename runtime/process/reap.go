@@ -28,13 +28,18 @@ func (p *Process) own(cmd *exec.Cmd, pipes *pipeSet, started chan<- error) {
 	// Wait returns on the child's exit alone: its stdio are *os.File pipes we drain
 	// ourselves, so os/exec starts no copy goroutines that a grandchild could hold open.
 	_ = cmd.Wait()
-	p.state = cmd.ProcessState
+	p.exitCode, p.signal = cmd.ProcessState.ExitCode(), signalName(cmd.ProcessState)
+	p.reap()
+	runtime.UnlockOSThread()
+	pipes.afterReap()
+}
+
+// reap marks the child reaped, its exit status already set.
+func (p *Process) reap() {
 	// A marked child's tree may outlive its group: it stays in KillAll's set until Kill has
 	// seen the tree gone.
 	if p.marker == "" && (p.pgid <= 1 || !groupHasLive(p.pgid)) {
 		unregister(p) // nothing of it is left for KillAll to reach
 	}
 	close(p.done)
-	runtime.UnlockOSThread()
-	pipes.afterReap()
 }

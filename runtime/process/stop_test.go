@@ -143,11 +143,10 @@ func TestKillAllReachesGrandchildren(t *testing.T) {
 	spec.Stdout = true
 	p := start(t, spec)
 	grandchild := readPid(t, p.Stdout)
-	began := time.Now()
 	KillAll()
-	if took := time.Since(began); took > 500*time.Millisecond {
-		t.Errorf("KillAll took %s; it must not wait", took)
-	}
+	// It did not wait for the grandchild to be reaped: once its parent is gone only this
+	// test reaps it (adopted as subreaper), and it has not yet.
+	requireNotReaped(t, []int{grandchild})
 	waitDone(t, p, 5*time.Second)
 	if got := p.Signal(); got != "killed" {
 		t.Errorf("Signal() = %q, want killed", got)

@@ -1,11 +1,9 @@
 package process
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"io"
 	"os"
 	"strconv"
 	"syscall"
@@ -80,39 +78,9 @@ func markedPids(marker string) []int {
 	return pids
 }
 
-// hasMarker reports whether pid's environment holds the entry marker. It streams the file
-// (an environment may be megabytes) and matches whole entries only. A zombie or a process
-// that is exiting has an empty environment here, so it no longer counts.
-func hasMarker(pid int, marker string) bool {
-	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	want := []byte("\x00" + marker + "\x00")
-	buf := make([]byte, 0, 32<<10)
-	buf = append(buf, 0) // the first entry has no NUL before it
-	for {
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if errors.Is(err, io.EOF) || err == nil && n == 0 {
-			return bytes.Contains(append(buf, 0), want)
-		}
-		if err != nil {
-			return false
-		}
-		if bytes.Contains(buf, want) {
-			return true
-		}
-		// Keep the tail that may hold the start of a match split across reads.
-		keep := min(len(buf), len(want)-1)
-		buf = append(buf[:0], buf[len(buf)-keep:]...)
-	}
-}
-
 // killTree SIGKILLs every marked process until two scans a poll apart find none (a process
-// may fork between a scan and its kill, and one caught in the middle of exec reads an empty
-// environment for that moment: one empty scan alone proves nothing), or until deadline.
+// may fork between a scan and its kill: one empty scan alone proves nothing), or until
+// deadline.
 func killTree(marker string, deadline time.Time) error {
 	for empty := 0; empty < 2; {
 		if signalTree(marker, syscall.SIGKILL) > 0 {
