@@ -21,6 +21,9 @@ import (
 func deadPid(t *testing.T) int {
 	t.Helper()
 	c := exec.Command("/bin/true")
+	// Its own group: the package's leak check, run by other tests meanwhile, reaps adopted
+	// zombies that lead no group, and would take this one from Run's wait.
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := c.Run(); err != nil {
 		t.Fatal(err)
 	}
