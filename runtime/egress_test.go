@@ -55,6 +55,15 @@ type reported struct {
 	codes   []transport.Code
 }
 
+// readUntil reads until done holds of what the calls reported (a refusal that comes after
+// the operation that caused it is reported by the next one), for at most 10 s.
+func (r *reported) readUntil(rt transport.Caller, done func([]transport.Blocked) bool) {
+	for deadline := time.Now().Add(10 * time.Second); !done(r.blocked) && time.Now().Before(deadline); {
+		rd, err := transport.Dispatch(bg, rt, transport.Read{})
+		r.note(&rd, err)
+	}
+}
+
 func (r *reported) note(res transport.Result, err error) {
 	if err != nil {
 		oe := transport.AsOperationError("", err)

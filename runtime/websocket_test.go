@@ -33,10 +33,7 @@ func TestWebSocketFailsItsOperation(t *testing.T) {
 	}
 	r := reported{blocked: append([]transport.Blocked{}, oe.Blocked...)}
 	proxied := transport.Blocked{Kind: "proxy-connect", Origin: "connect://" + strings.TrimPrefix(srv.URL, "http://")}
-	for i := 0; i < 20 && !slices.Contains(r.blocked, proxied); i++ {
-		rd, err := transport.Dispatch(bg, rt, transport.Read{})
-		r.note(&rd, err)
-	}
+	r.readUntil(rt, func(b []transport.Blocked) bool { return slices.Contains(b, proxied) })
 	if !slices.Contains(r.blocked, proxied) {
 		t.Fatalf("the proxy's refusal was not attributed to the page: %+v", r.blocked)
 	}

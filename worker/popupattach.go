@@ -24,15 +24,15 @@ type pageHold struct {
 // attached with interception on before it is released, so its first request is classified
 // like any other; discover alone attaches a page only once Chromium announces it, after that
 // request may have left. A page of another context (other workers share the browser in
-// `run`, and an attached browser has pages of its own) is released at once.
+// `run`, and an attached browser has pages of its own) is let go at once.
 //
 // Auto-attach filters by target type, not by context, so every new page of the browser
-// waits for each worker's answer; the answer for a foreign page is immediate. Chromium
-// accepts a browser-level auto-attach only in flat mode. It runs in a browser session of its
-// own on the worker's browser socket (Target.attachToBrowserTarget), so its attach events
-// are told apart from those of the worker's own attaches, which the root session hears. If
-// any of this fails the worker does not start: without it a popup's first request could
-// leave unclassified.
+// waits for each worker's answer; the answer for a foreign page is immediate (letForeignGo).
+// Chromium accepts a browser-level auto-attach only in flat mode. It runs in a browser
+// session of its own on the worker's browser socket (Target.attachToBrowserTarget), so its
+// attach events are told apart from those of the worker's own attaches, which the root
+// session hears. If any of this fails the worker does not start: without it a popup's first
+// request could leave unclassified.
 func (w *Worker) holdNewPages(setup, life context.Context) error {
 	r, err := w.bc.Target.AttachToBrowserTarget(setup)
 	if err != nil {
@@ -67,9 +67,9 @@ func (w *Worker) holdPage(ev *target.AttachedToTargetReply) {
 	in := ev.TargetInfo
 	defer w.detachHeld(ev.SessionID)
 	if in.BrowserContextID == nil || *in.BrowserContextID != w.contextID || w.knownTab(in.TargetID) {
-		// Another session's page (or our own first tab): resumed untouched, its guards are
-		// its own worker's business.
-		w.resumeHeld(ev.SessionID, ev.WaitingForDebugger, false)
+		// Another session's page (or our own first tab): its guards are its own worker's
+		// business.
+		w.letForeignGo(ev)
 		return
 	}
 	if !ev.WaitingForDebugger {
@@ -82,7 +82,7 @@ func (w *Worker) holdPage(ev *target.AttachedToTargetReply) {
 	// attachOrClose bounds the whole attach (a dialog the opener raised in the held page
 	// stalls its calls) and closes a page it cannot attach. Nothing of such a page reached
 	// the network: it was held until its interception was on, or closed.
-	_, err := w.attachOrClose(ctx, in.TargetID, func() { w.resumeHeld(ev.SessionID, ev.WaitingForDebugger, true) })
+	_, err := w.attachOrClose(ctx, in.TargetID, func() { w.resumeHeld(ev.SessionID, ev.WaitingForDebugger) })
 	if err != nil {
 		w.log.Printf("attach to new page, closed it: %v", err)
 		return
@@ -94,6 +94,29 @@ func (w *Worker) holdPage(ev *target.AttachedToTargetReply) {
 	}
 }
 
+// letForeignGo gives up this worker's hold on a page that is not its own without running
+// the page for its owner, which may not have its interception on yet. Chromium holds a new
+// page one of two ways, and they let go differently:
+//   - a window a page's script opened with access to its opener (window.open, a rel=opener
+//     link: canAccessOpener) waits in its renderer, once for all holders, and the first
+//     Runtime.runIfWaitingForDebugger from any of them runs it. So it is only detached (by
+//     holdPage), which drops this session and leaves the page to its owner's resume. A
+//     worker that resumed its neighbour's popup let the popup's first request leave before
+//     the neighbour's interception was on (4 sessions in one browser: the canary saw a
+//     request within a few rounds; TestPopupsHeldAmongNeighbours).
+//   - a page the browser made (a noopener popup, a new tab) has its first navigation
+//     deferred by one throttle per holder, which only that holder's resume clears; a detach
+//     leaves its throttle in place and the navigation never starts. So it is resumed, which
+//     clears this session's throttle alone, and then detached.
+func (w *Worker) letForeignGo(ev *target.AttachedToTargetReply) {
+	if !ev.WaitingForDebugger || ev.TargetInfo.CanAccessOpener {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+	defer cancel()
+	w.runHeld(ctx, ev.SessionID)
+}
+
 func (w *Worker) knownTab(id target.ID) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -101,7 +124,7 @@ func (w *Worker) knownTab(id target.ID) bool {
 	return ok || id == w.first
 }
 
-// resumeHeld lets a held page run, guarding it first when guard is set. Until it runs, a
+// resumeHeld guards a held page of this worker's context and lets it run. Until it runs, a
 // page with no renderer of its own yet (a noopener or cross-site popup) answers nothing its
 // renderer handles: the guards attach sends on the page's own connection would arrive only
 // after the page has started. So the guards go first through the hold's session, in order
@@ -109,18 +132,23 @@ func (w *Worker) knownTab(id target.ID) bool {
 // first: without it a session's scripts run in no new document); attach adds them again on
 // its own connection, which lasts. Only then is the hold's session detached (detachHeld),
 // which drops its copy.
-func (w *Worker) resumeHeld(id target.SessionID, waiting, guard bool) {
+func (w *Worker) resumeHeld(id target.SessionID, waiting bool) {
 	if !waiting {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
 	defer cancel()
-	if js := w.documentGuards(); guard && js != "" {
+	if js := w.documentGuards(); js != "" {
 		if !w.sendHeld(ctx, id, "Page.enable", nil) ||
 			!w.sendHeld(ctx, id, "Page.addScriptToEvaluateOnNewDocument", page.NewAddScriptToEvaluateOnNewDocumentArgs(js).SetRunImmediately(true)) {
 			return // never resumed: attach fails on its later steps and the page is closed
 		}
 	}
+	w.runHeld(ctx, id)
+}
+
+// runHeld sends Runtime.runIfWaitingForDebugger into a held page's session.
+func (w *Worker) runHeld(ctx context.Context, id target.SessionID) {
 	if err := rpcc.Invoke(ctx, "Runtime.runIfWaitingForDebugger", sessionCall{id: id}, nil, w.pages.conn); err != nil {
 		w.log.Printf("resume held page: %v", err)
 	}
