@@ -259,6 +259,7 @@ func (w *Worker) attachThen(ctx context.Context, id target.ID, ready func()) (*t
 	}
 	sockets := func(ctx context.Context) error { return w.watchWebSockets(ctx, life, c) }
 	diagnostics := func(context.Context) error { return watchDiagnostics(life, c, t.diag) }
+	focus := func(ctx context.Context) error { return emulateFocus(ctx, c) }
 	var tree *page.GetFrameTreeReply
 	pages := func(ctx context.Context) error {
 		if err := c.Page.Enable(ctx); err != nil {
@@ -281,9 +282,9 @@ func (w *Worker) attachThen(ctx context.Context, id target.ID, ready func()) (*t
 			return fail(err)
 		}
 		ready()
-		err = together(ctx, stop, sockets, diagnostics, pages)
+		err = together(ctx, stop, sockets, diagnostics, focus, pages)
 	} else {
-		err = together(ctx, stop, guard, sockets, diagnostics, pages)
+		err = together(ctx, stop, guard, sockets, diagnostics, focus, pages)
 	}
 	if err != nil {
 		return fail(err)
