@@ -23,7 +23,8 @@ type ready struct {
 // action-verification budget, or the request budget when that is shorter. Only locating and
 // read-only checks repeat; nothing here dispatches input, so a target that never became ready
 // fails not_attempted. What waiting cannot cure fails at once: a stale or unknown ref, two
-// matches (they will not become one), an element of the wrong kind, a failed DevTools call.
+// matches (they will not become one), an element of the wrong kind, a failed DevTools call
+// other than the document being replaced under a look by role and name.
 func (w *Worker) awaitTarget(ctx context.Context, t *tab, r *transport.Act) (ready, error) {
 	wait := min(budgets.ActionVerification().Default, transport.RequestBudget(ctx))
 	within := "the action budget (" + wait.String() + ")"
@@ -46,6 +47,10 @@ func (w *Worker) awaitTarget(ctx context.Context, t *tab, r *transport.Act) (rea
 			}
 		case last != nil && wctx.Err() != nil && !errors.Is(ctx.Err(), context.Canceled):
 			return ready{}, last.after(transport.OpAct, within) // the wait ended inside a look
+		case r.Target.Ref == "" && documentGone(err) && wctx.Err() == nil:
+			// The document was replaced while the target was looked for by role and name
+			// (a navigation committing): the next look finds it in the new one, if it is
+			// there. A ref names an element of the old document and fails at once.
 		default:
 			return ready{}, err
 		}
@@ -54,6 +59,9 @@ func (w *Worker) awaitTarget(ctx context.Context, t *tab, r *transport.Act) (rea
 		case <-wctx.Done():
 			if errors.Is(ctx.Err(), context.Canceled) {
 				return ready{}, w.cdpFailure(transport.OpAct, transport.NotAttempted, ctx.Err())
+			}
+			if last == nil { // every look met a document being replaced
+				return ready{}, w.cdpFailure(transport.OpAct, transport.NotAttempted, err)
 			}
 			return ready{}, last.after(transport.OpAct, within)
 		}

@@ -39,10 +39,13 @@ func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol po
 	attempts := 0
 	var last facts
 	var missing *notYet // the last look did not find the target or the cell
+	looked := false // a look read the page (or found what is missing in it)
+	var gone error  // the last look's document being replaced, while none has looked
 	for {
 		attempts++
 		f, err := w.readFacts(ctx, t, r, pol)
 		var ny *notYet
+		looked = looked || err == nil || errors.As(err, &ny)
 		switch {
 		case err == nil:
 			last, missing = f, nil
@@ -57,6 +60,10 @@ func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol po
 				missing = ny
 			}
 		case errors.Is(err, context.DeadlineExceeded) && attempts > 1:
+		case r.Wait != transport.WaitNone && documentGone(err) && ctx.Err() == nil:
+			// The document was replaced under the look (a navigation committing): this is
+			// a read, so the next look reads the new one, within the same wait.
+			gone = err
 		default:
 			var oe *transport.OperationError
 			if errors.As(err, &oe) {
@@ -72,6 +79,9 @@ func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol po
 		case <-ctx.Done():
 			if err := ctx.Err(); errors.Is(err, context.Canceled) {
 				return nil, w.cdpFailure(transport.OpAssert, transport.NotAttempted, err)
+			}
+			if !looked && gone != nil {
+				return nil, w.cdpFailure(transport.OpAssert, transport.NotAttempted, gone)
 			}
 			return nil, assertEnded(r, last, missing, within, w.clipScrubbed)
 		}

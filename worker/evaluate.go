@@ -43,10 +43,11 @@ func (w *Worker) evaluate(ctx context.Context, t *tab, script string, out any) e
 	}
 }
 
-// staleContext reports Chromium's answer for an execution context that no longer exists.
+// staleContext reports Chromium's answer for an execution context that no longer exists:
+// gone before the call, or destroyed during it.
 func staleContext(err error) bool {
 	var re *rpcc.ResponseError
-	return errors.As(err, &re) && strings.Contains(re.Message, "Cannot find context")
+	return errors.As(err, &re) && (strings.Contains(re.Message, "Cannot find context") || strings.Contains(re.Message, "Execution context was destroyed"))
 }
 
 func (t *tab) isolatedWorld(ctx context.Context) (cdpruntime.ExecutionContextID, error) {

@@ -411,34 +411,3 @@ func (w *Worker) tabFor(op, id string) (*tab, error) {
 	}
 	return t, nil
 }
-
-// cdpFailure turns a CDP error into a safe OperationError; the raw error goes to the log.
-func (w *Worker) cdpFailure(op string, mut transport.MutationState, err error) error {
-	w.log.Printf("%s: cdp: %v", op, err)
-	if errors.Is(err, errTabGone) {
-		return transport.NewError(op, transport.PhaseExecute, transport.CodeTabNotFound, transport.RetryNever, mut, "the tab closed during the operation").WithCause(err)
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return transport.NewError(op, transport.PhaseExecute, transport.CodeTimeout, retryFor(mut), mut, "the browser did not answer in time").WithCause(err)
-	}
-	if errors.Is(err, context.Canceled) {
-		return transport.NewError(op, transport.PhaseExecute, transport.CodeCancelled, retryFor(mut), mut, "cancelled").WithCause(err)
-	}
-	if connClosed(err) {
-		// A tab's (or frame's) socket closed: it went away, or the whole browser did, which
-		// only the browser connection tells (see browserlife.go; run's blameBrowser waits
-		// for it when the tab's socket closed first).
-		if w.life.isDead() {
-			return transport.NewError(op, transport.PhaseExecute, transport.CodeBrowserCrashed, transport.RetryNever, mut, "the browser died during the operation (its DevTools connection closed)").WithCause(err)
-		}
-		return transport.NewError(op, transport.PhaseExecute, transport.CodeTabNotFound, transport.RetryNever, mut, "the tab (or a frame in it) went away during the operation").WithCause(err)
-	}
-	return transport.NewError(op, transport.PhaseExecute, transport.CodeInternal, retryFor(mut), mut, "the browser refused a DevTools call").WithCause(err)
-}
-
-func retryFor(m transport.MutationState) transport.Retry {
-	if m == transport.NotAttempted {
-		return transport.RetrySafe
-	}
-	return transport.RetryUnsafe
-}
