@@ -21,29 +21,21 @@ import (
 var enforcedVectors = []string{"img", "script", "stylesheet", "iframe", "fetch", "xhr", "beacon", "prefetch",
 	"eventsource", "worker", "redirect", "redirect307", "meta-refresh", "script-nav", "form-get", "form-post"}
 
-// visit loads a vector page and then reads once more (a page-initiated request may land
-// after the navigation returns); it returns every blocked request and error code reported.
-func visit(t *testing.T, rt transport.Caller, url string, octx *transport.OperationContext) ([]transport.Blocked, []transport.Code) {
-	t.Helper()
-	return visitUntil(t, rt, url, octx, nil)
-}
-
-// visitUntil is visit that keeps reading, every 300 ms for at most 10 s, until done holds for
-// what was reported so far. A request made by a timer, a worker or an on-load script can
-// land well after the navigation returns on a loaded machine, so a test that expects one
-// waits for it rather than for a fixed time. A nil done reads once.
+// visitUntil loads a vector page and reads until done holds for what was reported so far,
+// every 100 ms for at most 10 s: a request made by a timer, a worker or an on-load script
+// can land well after the navigation returns on a loaded machine, so a test waits for the
+// refusal it expects rather than for a fixed time.
 func visitUntil(t *testing.T, rt transport.Caller, url string, octx *transport.OperationContext, done func([]transport.Blocked) bool) ([]transport.Blocked, []transport.Code) {
 	t.Helper()
 	var r reported
 	nav, err := transport.Dispatch(bg, rt, transport.Navigate{URL: url}, octx)
 	r.note(&nav, err)
-	time.Sleep(500 * time.Millisecond) // let timers and late subresources fire
-	rd, err := transport.Dispatch(bg, rt, transport.Read{}, octx)
-	r.note(&rd, err)
-	for deadline := time.Now().Add(10 * time.Second); done != nil && !done(r.blocked) && time.Now().Before(deadline); {
-		time.Sleep(300 * time.Millisecond)
+	for deadline := time.Now().Add(10 * time.Second); !done(r.blocked) && time.Now().Before(deadline); {
 		rd, err := transport.Dispatch(bg, rt, transport.Read{}, octx)
 		r.note(&rd, err)
+		if !done(r.blocked) {
+			time.Sleep(100 * time.Millisecond)
+		}
 	}
 	return r.blocked, r.codes
 }
@@ -53,13 +45,14 @@ func visitUntil(t *testing.T, rt transport.Caller, url string, octx *transport.O
 type reported struct {
 	blocked []transport.Blocked
 	codes   []transport.Code
+	errs    []error
 }
 
 // readUntil reads until done holds of what the calls reported (a refusal that comes after
 // the operation that caused it is reported by the next one), for at most 10 s.
-func (r *reported) readUntil(rt transport.Caller, done func([]transport.Blocked) bool) {
+func (r *reported) readUntil(rt transport.Caller, done func([]transport.Blocked) bool, octx ...*transport.OperationContext) {
 	for deadline := time.Now().Add(10 * time.Second); !done(r.blocked) && time.Now().Before(deadline); {
-		rd, err := transport.Dispatch(bg, rt, transport.Read{})
+		rd, err := transport.Dispatch(bg, rt, transport.Read{}, octx...)
 		r.note(&rd, err)
 	}
 }
@@ -68,6 +61,7 @@ func (r *reported) note(res transport.Result, err error) {
 	if err != nil {
 		oe := transport.AsOperationError("", err)
 		r.codes, r.blocked = append(r.codes, oe.Code), append(r.blocked, oe.Blocked...)
+		r.errs = append(r.errs, err)
 		return
 	}
 	r.blocked = append(r.blocked, transport.BlockedOf(res)...)
@@ -161,11 +155,11 @@ func TestEgressSubresourcesReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), AllowedOrigins: []string{site.URL}, Subresources: transport.SubresourcesReport})
-	blocked, codes := visit(t, rt, fixture.EgressURL(site.URL, "img", srv.URL), nil)
+	blocked, codes := visitUntil(t, rt, fixture.EgressURL(site.URL, "img", srv.URL), nil, blockedOrigin(srv.URL))
 	if len(codes) != 0 || len(blocked) == 0 || blocked[0].Kind != "image" {
 		t.Fatalf("report mode: blocked %v codes %v", blocked, codes)
 	}
-	_, codes = visit(t, rt, fixture.EgressURL(site.URL, "redirect", srv.URL), nil)
+	_, codes = visitUntil(t, rt, fixture.EgressURL(site.URL, "redirect", srv.URL), nil, blockedOrigin(srv.URL))
 	if len(codes) == 0 || codes[0] != transport.CodeEgressDenied {
 		t.Fatalf("a refused navigation must fail even in report mode: %v", codes)
 	}
@@ -187,10 +181,11 @@ func TestServiceWorkersBlockedByDefault(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, "serviceworker", srv.URL)}); err != nil {
 		t.Fatal(err)
 	}
+	// The page shows the registration's refusal: no worker exists that could reach the
+	// canary later.
 	if _, err := transport.Dispatch(bg, rt, transport.Assert{Kind: transport.AssertTextContains, Value: "sw: failed"}); err != nil {
 		t.Fatalf("registration was not refused: %v", err)
 	}
-	time.Sleep(300 * time.Millisecond)
 	if canary.Saw("/canary/serviceworker") {
 		t.Fatal("a service worker reached the canary")
 	}
@@ -224,23 +219,17 @@ func TestEgressRefusedAtTheEdge(t *testing.T) {
 			if got := rt.Enforcement(); len(got) != 2 || got[1] != "proxy" {
 				t.Fatalf("enforcement %v, want browser and proxy", got)
 			}
-			var codes []transport.Code
-			var blocked []transport.Blocked
-			note := func(err error) {
-				if err != nil {
-					oe := transport.AsOperationError("", err)
-					codes, blocked = append(codes, oe.Code), append(blocked, oe.Blocked...)
-				}
-			}
-			_, err := transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, v.vector, srv.URL)})
-			note(err)
+			var r reported
+			nav, err := transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, v.vector, srv.URL)})
+			r.note(&nav, err)
 			if v.role != "" {
-				_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: v.name}})
-				note(err)
+				act, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: v.name}})
+				r.note(&act, err)
 			}
-			time.Sleep(500 * time.Millisecond)
-			_, err = transport.Dispatch(bg, rt, transport.Read{})
-			note(err)
+			// The refusal (a popup's, a WebSocket's) may come after the operation that caused
+			// it: wait for it, then look at the canary.
+			r.readUntil(rt, func(b []transport.Blocked) bool { return len(b) > 0 })
+			codes, blocked := r.codes, r.blocked
 			if canary.Connections() != 0 {
 				t.Fatalf("the canary saw %d connections (%v)", canary.Connections(), canary.Paths())
 			}
@@ -387,21 +376,15 @@ func TestEgressNarrowedAtTheEdge(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var codes []transport.Code
-			note := func(err error) {
-				if err != nil {
-					codes = append(codes, transport.AsOperationError("", err).Code)
-				}
-			}
-			_, err = transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, v.vector.vector, srv.URL)}, &narrow.Context)
-			note(err)
+			var r reported
+			nav, err := transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, v.vector.vector, srv.URL)}, &narrow.Context)
+			r.note(&nav, err)
 			if v.role != "" {
-				_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: v.name}}, &narrow.Context)
-				note(err)
+				act, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: v.name}}, &narrow.Context)
+				r.note(&act, err)
 			}
-			time.Sleep(500 * time.Millisecond)
-			_, err = transport.Dispatch(bg, rt, transport.Read{}, &narrow.Context)
-			note(err)
+			r.readUntil(rt, func(b []transport.Blocked) bool { return len(b) > 0 }, &narrow.Context)
+			codes := r.codes
 			if canary.Connections() != 0 {
 				t.Fatalf("the canary saw %d connections (%v)", canary.Connections(), canary.Paths())
 			}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
@@ -75,10 +74,11 @@ func TestUpstreamProxySession(t *testing.T) {
 	ws, err := transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, "websocket", srv.URL)})
 	r.note(&ws, err)
 	noPassword(t, "the websocket page", err)
-	time.Sleep(500 * time.Millisecond) // let the page's WebSocket try
-	rd, err := transport.Dispatch(bg, rt, transport.Read{})
-	r.note(&rd, err)
-	noPassword(t, "the read", err)
+	// The page's WebSocket tries after the navigation: wait for its refusal.
+	r.readUntil(rt, func(b []transport.Blocked) bool { return blockedOrigin(srv.URL)(b) })
+	for _, err := range r.errs {
+		noPassword(t, "a read", err)
+	}
 	if canary.Connections() != 0 || !blockedOrigin(srv.URL)(r.blocked) {
 		t.Fatalf("the canary saw %d connections; blocked %v", canary.Connections(), r.blocked)
 	}

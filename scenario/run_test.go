@@ -113,8 +113,8 @@ func eventNames(rep ScenarioReport) string {
 
 func TestServerExitingEarlyIsNotReady(t *testing.T) {
 	base := freeURL(t)
-	// The longest readiness budget: half of it is a roomy bound on a loaded machine and still
-	// tells a run that notices the exit from one that waits the budget out.
+	// The longest readiness budget: a run that waited it out would say the server did not
+	// answer in time; one that noticed the exit says it exited.
 	readiness := budgets.FixtureReadiness().Ceiling
 	l := load(t, map[string]any{
 		"version": 1, "id": "exits",
@@ -125,13 +125,12 @@ func TestServerExitingEarlyIsNotReady(t *testing.T) {
 		"operations": []any{map[string]any{"op": "read"}},
 	})
 	opened := 0
-	started := time.Now()
 	rep := Run(context.Background(), l, countingEnv(t, &opened))
 	if rep.Error == nil || rep.Error.Code != transport.CodeFixtureNotReady || !strings.Contains(rep.Error.Message, "exited") {
 		t.Fatalf("error %+v", rep.Error)
 	}
-	if time.Since(started) > readiness/2 || opened != 0 {
-		t.Fatalf("waited the whole readiness budget for a dead server, or opened a session")
+	if opened != 0 {
+		t.Fatalf("opened %d sessions for a dead server", opened)
 	}
 }
 

@@ -170,12 +170,15 @@ func loadInChromium(t *testing.T, pageURL string) (pageState, []string) {
 	if err := pc.Network.Enable(ctx, network.NewEnableArgs()); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := pc.Page.LoadEventFired(ctx)
+	lifecycle, err := pc.Page.LifecycleEvent(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer loaded.Close()
+	defer lifecycle.Close()
 	if err := pc.Page.Enable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := pc.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true)); err != nil {
 		t.Fatal(err)
 	}
 	nav, err := pc.Page.Navigate(ctx, page.NewNavigateArgs(pageURL))
@@ -185,11 +188,17 @@ func loadInChromium(t *testing.T, pageURL string) (pageState, []string) {
 	if nav.ErrorText != nil {
 		t.Fatalf("navigate: %s", *nav.ErrorText)
 	}
-	if _, err := loaded.Recv(); err != nil {
-		t.Fatalf("waiting for load: %v", err)
+	// A late request (a favicon, a lazy asset) is counted too: Chromium says networkIdle
+	// once the document has loaded and nothing has been in flight for 500 ms.
+	for {
+		ev, err := lifecycle.Recv()
+		if err != nil {
+			t.Fatalf("waiting for networkIdle: %v", err)
+		}
+		if ev.Name == "networkIdle" && ev.LoaderID == *nav.LoaderID {
+			break
+		}
 	}
-	// Give a late request (a favicon, a lazy asset) time to show up before counting.
-	time.Sleep(500 * time.Millisecond)
 
 	const js = `(() => { const imgs = document.querySelectorAll("img");
 		return JSON.stringify({text: document.body.innerText, images: imgs.length,

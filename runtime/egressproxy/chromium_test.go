@@ -111,12 +111,11 @@ func loadBehindProxy(t *testing.T, bypass string) chromiumRun {
 		t.Fatalf("load event: %v", err)
 	}
 	// The WebSocket attempt is asynchronous: wait for the proxy to refuse its CONNECT (a
-	// loaded machine can take longer than any fixed pause), then give retries a moment to
-	// reach the refused origin if they could.
+	// loaded machine can take longer than any fixed pause). The refusal is the proxy's
+	// answer before it dials anything, so nothing can reach the refused origin after it.
 	proctest.PollUntil(10*time.Second, func() bool {
 		return slices.ContainsFunc(p.Blocked(), func(b Blocked) bool { return b.Kind == "connect" })
 	})
-	time.Sleep(time.Second)
 	run := chromiumRun{
 		allowedHits:  hits.Load(),
 		refusedConns: refusedLn.n.Load(),

@@ -18,8 +18,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
 // TestMain gives the binary a private TMPDIR so the Chromium test's profile-leak check
@@ -318,7 +316,7 @@ func TestConnectRefused(t *testing.T) {
 		resp.Body.Close()
 		t.Errorf("https through a refused CONNECT succeeded: %d", resp.StatusCode)
 	}
-	time.Sleep(100 * time.Millisecond)
+	// The proxy refuses a CONNECT before dialing: by its 403 no connection can be on its way.
 	if n := ln.n.Load(); n != 0 {
 		t.Errorf("refused target accepted %d connections", n)
 	}
@@ -470,14 +468,9 @@ func TestCloseEndsTunnelsWithoutLeaks(t *testing.T) {
 		}
 		defer resp.Body.Close()
 
-		// Close reports handlers it waited closeWait for as an error; the bound only leaves a
-		// loaded machine room on top of that.
-		start := time.Now()
+		// Close reports handlers it waited closeWait for as an error: none may be left.
 		if err := p.Close(); err != nil {
 			t.Errorf("Close: %v", err)
-		}
-		if d := time.Since(start); d > budgets.ProxyCloseWait+3*time.Second {
-			t.Errorf("Close took %s", d)
 		}
 		if _, err := br.ReadByte(); err == nil {
 			t.Error("tunnel still open after Close")
