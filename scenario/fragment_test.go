@@ -50,7 +50,7 @@ func TestIncludePrefixesIdsAndRewritesRefs(t *testing.T) {
 			{"op": "read", "context": {"operation": {"id": "again.narrow"}}},
 			{"op": "read", "request": {"tab": {"source": "operation", "operation": {"index": 0}, "result": "listedTab"}}}`),
 	})
-	l, err := Load(filepath.Join(dir, "s.json"))
+	_, err := Load(filepath.Join(dir, "s.json"))
 	if err == nil || !strings.Contains(err.Error(), "operations[5].request.tab.result") {
 		// index 0 is "first", a read: the index is the file's, not the expanded list's.
 		t.Fatalf("want the last entry's index 0 to name \"first\" (a read) and be refused, got %v", err)
@@ -61,7 +61,7 @@ func TestIncludePrefixesIdsAndRewritesRefs(t *testing.T) {
 			{"op": "read", "request": {"tab": {"source": "operation", "operation": {"id": "login.tabs"}, "result": "listedTab"}}},
 			{"op": "read", "context": {"operation": {"id": "again.narrow"}}},
 			{"op": "read", "request": {"tab": {"source": "operation", "operation": {"index": 0}, "result": "listedTab"}}}`)})
-	l, err = Load(filepath.Join(dir, "s.json"))
+	l, err := Load(filepath.Join(dir, "s.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

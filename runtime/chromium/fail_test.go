@@ -66,7 +66,7 @@ func profiles(t *testing.T) int {
 // fakeLaunch launches a fake browser that reports its pid and profile to a file, and
 // returns what it reported. When reported is not nil it is called, once, as soon as the fake
 // has reported itself, while Launch still waits for it.
-func fakeLaunch(t *testing.T, ctx context.Context, opts Options, reported func()) (err error, pid int, profile string) {
+func fakeLaunch(t *testing.T, ctx context.Context, opts Options, reported func()) (pid int, profile string, err error) {
 	t.Helper()
 	info := filepath.Join(t.TempDir(), "info")
 	opts.ExtraArgs = append(opts.ExtraArgs, fakeInfoArg+info)
@@ -95,7 +95,7 @@ func fakeLaunch(t *testing.T, ctx context.Context, opts Options, reported func()
 	}
 	data, rerr := os.ReadFile(info)
 	if rerr != nil {
-		return err, 0, "" // the fake never ran far enough to say
+		return 0, "", err // the fake never ran far enough to say
 	}
 	f := strings.Fields(string(data))
 	if len(f) != 2 {
@@ -103,7 +103,7 @@ func fakeLaunch(t *testing.T, ctx context.Context, opts Options, reported func()
 	}
 	pid, _ = strconv.Atoi(f[0])
 	trackGroup(pid)
-	return err, pid, f[1]
+	return pid, f[1], err
 }
 
 func requireFakeGone(t *testing.T, pid int, profile string) {
@@ -123,7 +123,7 @@ func TestNeverReadyTimesOut(t *testing.T) {
 	// gone: 1 s was tight for that on a loaded machine.
 	const timeout = 3 * time.Second
 	began := time.Now()
-	err, pid, profile := fakeLaunch(t, context.Background(), Options{Executable: fakeNeverReady, StartupTimeout: timeout}, nil)
+	pid, profile, err := fakeLaunch(t, context.Background(), Options{Executable: fakeNeverReady, StartupTimeout: timeout}, nil)
 	took := time.Since(began)
 	var le *LaunchError
 	if !errors.As(err, &le) || le.Reason != "DevTools did not answer within 3s" {
@@ -158,7 +158,7 @@ func TestLaunchCancelled(t *testing.T) {
 	// timeout (10 s) ends a launch whose fake never reports.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	err, pid, profile := fakeLaunch(t, ctx, Options{Executable: fakeNeverReady}, cancel)
+	pid, profile, err := fakeLaunch(t, ctx, Options{Executable: fakeNeverReady}, cancel)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error = %v, want one wrapping context.Canceled", err)
 	}

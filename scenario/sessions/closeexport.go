@@ -35,7 +35,7 @@ func ExportSession(d *Dir, req ExportRequest) (*ExportResult, []byte, error) {
 	if err != nil {
 		return nil, nil, Errorf(CodeFailed, "session %s: its history cannot be read", d.ID)
 	}
-	ex, err := Export(rec, entries, ExportOptions{ID: req.ID, Skip: req.Skip})
+	ex, err := Export(rec, entries, ExportOptions(req))
 	if err != nil {
 		return nil, nil, err
 	}
