@@ -3,6 +3,7 @@ module github.com/fastbrowser/fastbrowser
 go 1.26.8
 
 require (
+	github.com/gorilla/websocket v1.5.3
 	github.com/hashicorp/go-multierror v1.1.1
 	github.com/mafredri/cdp v0.35.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
@@ -10,11 +11,11 @@ require (
 	github.com/tidwall/gjson v1.20.2
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/net v0.63.0
+	golang.org/x/sync v0.25.0
 )
 
 require (
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
-	github.com/gorilla/websocket v1.5.3 // indirect
 	github.com/hashicorp/errwrap v1.0.0 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect

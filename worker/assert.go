@@ -39,8 +39,8 @@ func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol po
 	attempts := 0
 	var last facts
 	var missing *notYet // the last look did not find the target or the cell
-	looked := false // a look read the page (or found what is missing in it)
-	var gone error  // the last look's document being replaced, while none has looked
+	looked := false     // a look read the page (or found what is missing in it)
+	var gone error      // the last look's document being replaced, while none has looked
 	for {
 		attempts++
 		f, err := w.readFacts(ctx, t, r, pol)

@@ -5,8 +5,6 @@ import (
 	"errors"
 
 	"github.com/mafredri/cdp/protocol/target"
-
-	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
 var errAttachTimeout = errors.New("the tab could not be attached in time; it was closed")
@@ -40,7 +38,7 @@ func (w *Worker) attachOrClose(ctx context.Context, id target.ID, ready func()) 
 	w.closeTarget(id)
 	// The target is gone, so attach's calls end (if attach won the race, the tab's destroyed
 	// event forgets it); wait for that, within a budget.
-	wait, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+	wait, cancel := w.callContext()
 	defer cancel()
 	select {
 	case <-done:
@@ -53,7 +51,7 @@ func (w *Worker) attachOrClose(ctx context.Context, id target.ID, ready func()) 
 // closeTarget closes a target through the browser connection, which needs nothing from the
 // target's renderer.
 func (w *Worker) closeTarget(id target.ID) {
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+	ctx, cancel := w.callContext()
 	defer cancel()
 	if _, err := w.bc.Target.CloseTarget(ctx, target.NewCloseTargetArgs(id)); err != nil {
 		w.log.Printf("close a tab that could not be attached: %v", err)

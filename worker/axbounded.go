@@ -56,7 +56,7 @@ func (w *Worker) boundedFrame(ctx context.Context, t *tab, session string, c *cd
 		// The element handles are released even when the budget ran out, without making
 		// the operation wait for a renderer still busy with the reads it gave up on.
 		go func() {
-			rctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+			rctx, cancel := w.callContext()
 			defer cancel()
 			_ = c.Runtime.ReleaseObjectGroup(rctx, cdpruntime.NewReleaseObjectGroupArgs(planObjects))
 		}()

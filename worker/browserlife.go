@@ -5,7 +5,6 @@ import (
 	"errors"
 	"sync/atomic"
 
-	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -35,8 +34,8 @@ func connClosed(err error) bool {
 	return errors.As(err, &c) && c.Closed()
 }
 
-func (l *browserLife) init() {
-	l.gone, l.kill = context.WithCancel(context.Background())
+func (l *browserLife) init(lifetime context.Context) {
+	l.gone, l.kill = context.WithCancel(lifetime)
 	l.dead = l.gone.Done()
 }
 
@@ -116,7 +115,7 @@ func (w *Worker) diedDuring(err error) bool {
 	if !connClosed(err) && !errors.Is(err, errTabGone) {
 		return false
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+	ctx, cancel := w.callContext()
 	defer cancel()
 	probe := make(chan error, 1)
 	go func() { _, err := w.bc.Browser.GetVersion(ctx); probe <- err }()

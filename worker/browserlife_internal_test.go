@@ -8,9 +8,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/mafredri/cdp/protocol/target"
-
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -25,8 +24,7 @@ func TestClosedSocketIsConfirmedOnTheBrowserConnection(t *testing.T) {
 	}
 	defer b.Close()
 	ctx := context.Background()
-	w := &Worker{log: log.New(io.Discard, "", 0), tabs: map[target.ID]*tab{}}
-	w.life.init()
+	w := newWorker(log.New(io.Discard, "", 0), policy.AllowAll())
 	if w.mux, w.bconn, w.bc, err = dialMux(ctx, b.WebSocketURL()); err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func (w *Worker) openTab(ctx context.Context, id target.ID) (*cdpMux, *rpcc.Conn
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	s, c, err := w.mux.open(context.Background(), r.SessionID)
+	s, c, err := w.mux.open(w.lifetime.ctx, r.SessionID)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -74,7 +74,7 @@ func (w *Worker) answerDialog(c *cdp.Client, t *tab, ev *page.JavascriptDialogOp
 		d.unloadRefused[t.id]++
 	}
 	d.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+	ctx, cancel := w.callContext()
 	defer cancel()
 	if err := c.Page.HandleJavaScriptDialog(ctx, args); err != nil {
 		// The dialog went away first (its frame navigated or closed).

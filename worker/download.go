@@ -44,7 +44,7 @@ func (w *Worker) download(ctx context.Context, t *tab, r *transport.Download, po
 	defer cancel()
 	// The events outlive the budget until the call returns: a cancel at its end waits for
 	// the browser to say the download stopped.
-	evctx, stopEvents := context.WithCancel(context.Background())
+	evctx, stopEvents := context.WithCancel(w.lifetime.ctx)
 	defer stopEvents()
 	o := &streams{ctx: evctx}
 	begin := openStream(o, w.bc.Browser.DownloadWillBegin)
@@ -61,7 +61,7 @@ func (w *Worker) download(ctx context.Context, t *tab, r *transport.Download, po
 	if err != nil {
 		return nil, relabel(w.cdpFailure(transport.OpDownload, transport.NotAttempted, err))
 	}
-	defer w.setDownloadBehavior(context.Background(), browser.NewSetDownloadBehaviorArgs("default"))
+	defer w.setDownloadBehavior(w.lifetime.ctx, browser.NewSetDownloadBehaviorArgs("default"))
 	refused := w.egress.refusals()
 	// A download that began before this call's click (an earlier act's, late: Chromium may
 	// decide where it goes only now, without a downloadWillBegin, so its progress tells) is
@@ -172,7 +172,7 @@ func (w *Worker) finishDownload(t *tab, dl *browser.DownloadWillBeginReply, file
 // cancelDownload cancels a download in the browser, waits (within one CDP call's budget) for
 // the browser to say it is cancelled, so it writes no more, and removes what it had written.
 func (w *Worker) cancelDownload(guid, file string, updates <-chan *browser.DownloadProgressReply) {
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+	ctx, cancel := w.callContext()
 	defer cancel()
 	args := browser.NewCancelDownloadArgs(guid)
 	if !w.defaultContext {

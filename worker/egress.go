@@ -10,7 +10,6 @@ import (
 	"github.com/mafredri/cdp/protocol/fetch"
 	"github.com/mafredri/cdp/protocol/network"
 
-	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -150,7 +149,7 @@ func (w *Worker) intercept(ctx context.Context, c *cdp.Client) error {
 // decide continues an allowed request and fails a refused one in the browser, recording its
 // kind and origin only.
 func (w *Worker) decide(c *cdp.Client, ev *fetch.RequestPausedReply) {
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+	ctx, cancel := w.callContext()
 	defer cancel()
 	origin, ok := w.egress.allows(ev.Request.URL)
 	if ok {

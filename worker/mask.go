@@ -12,6 +12,7 @@ import (
 	"github.com/mafredri/cdp/protocol/page"
 	cdpruntime "github.com/mafredri/cdp/protocol/runtime"
 	"github.com/mafredri/cdp/protocol/target"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -75,7 +76,7 @@ func (w *Worker) screenshot(ctx context.Context, t *tab, rules []transport.Redac
 	}
 	defer func() {
 		// The page is left as it was, even when the capture ran out of time.
-		cctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+		cctx, cancel := w.callContext()
 		defer cancel()
 		_, _ = t.c.Runtime.CallFunctionOn(cctx, cdpruntime.NewCallFunctionOnArgs(unmaskFn).SetExecutionContextID(world).SetSilent(true))
 	}()
@@ -168,16 +169,12 @@ func sideBySide(n int, f func(i int)) {
 		f(0)
 		return
 	}
-	slots := make(chan struct{}, budgets.MaskCallsInFlight)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(budgets.MaskCallsInFlight)
 	for i := range n {
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			f(i)
-		})
+		g.Go(func() error { f(i); return nil })
 	}
-	wg.Wait()
+	_ = g.Wait() // f reports nothing: each call keeps its own outcome
 }
 
 // placement is where one element shows, or why that cannot be told.

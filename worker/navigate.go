@@ -82,7 +82,7 @@ func (w *Worker) reload(ctx context.Context, t *tab, r *transport.Reload, _ poli
 
 func (w *Worker) loadWaitFailure(t *tab, op string, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
-		stopCtx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+		stopCtx, cancel := w.callContext()
 		_ = t.c.Page.StopLoading(stopCtx) // best effort: leave the tab quiet, not loading
 		cancel()
 		return transport.NewError(op, transport.PhaseExecute, transport.CodeTimeout, transport.RetryUnsafe, transport.Unknown,

@@ -7,8 +7,6 @@ import (
 	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/target"
 	"github.com/mafredri/cdp/rpcc"
-
-	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
 // pageHold is the browser-level auto-attach that holds new pages at their start.
@@ -77,7 +75,7 @@ func (w *Worker) holdPage(ev *target.AttachedToTargetReply) {
 		// interception (only the egress proxy, where there is one, held it).
 		w.log.Printf("new page %s was already running when attached", in.TargetID)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+	ctx, cancel := w.callContext()
 	defer cancel()
 	// attachOrClose bounds the whole attach (a dialog the opener raised in the held page
 	// stalls its calls) and closes a page it cannot attach. Nothing of such a page reached
@@ -112,7 +110,7 @@ func (w *Worker) letForeignGo(ev *target.AttachedToTargetReply) {
 	if !ev.WaitingForDebugger || ev.TargetInfo.CanAccessOpener {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+	ctx, cancel := w.callContext()
 	defer cancel()
 	w.runHeld(ctx, ev.SessionID)
 }
@@ -136,7 +134,7 @@ func (w *Worker) resumeHeld(id target.SessionID, waiting bool) {
 	if !waiting {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+	ctx, cancel := w.callContext()
 	defer cancel()
 	if js := w.documentGuards(); js != "" {
 		if !w.sendHeld(ctx, id, "Page.enable", nil) ||
@@ -159,7 +157,7 @@ func (w *Worker) runHeld(ctx context.Context, id target.SessionID) {
 func (w *Worker) sendHeld(ctx context.Context, id target.SessionID, method string, params any) bool {
 	sent := make(chan struct{})
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+		ctx, cancel := w.callContext()
 		defer cancel()
 		if err := rpcc.Invoke(ctx, method, sessionCall{id: id, params: params, sent: sent}, nil, w.pages.conn); err != nil {
 			w.log.Printf("held page: %s: %v", method, err)
@@ -175,7 +173,7 @@ func (w *Worker) sendHeld(ctx context.Context, id target.SessionID, method strin
 
 // detachHeld ends the hold's session on a page; the page's own connection (attach) stays.
 func (w *Worker) detachHeld(id target.SessionID) {
-	ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+	ctx, cancel := w.callContext()
 	defer cancel()
 	if err := w.pages.c.Target.DetachFromTarget(ctx, target.NewDetachFromTargetArgs().SetSessionID(id)); err != nil {
 		w.log.Printf("detach from held page: %v", err)

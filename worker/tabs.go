@@ -164,7 +164,7 @@ func (w *Worker) discover(ctx context.Context) error {
 		if w.knownTab(in.TargetID) {
 			return
 		}
-		actx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+		actx, cancel := w.callContext()
 		defer cancel()
 		if _, err := w.attachOrClose(actx, in.TargetID, nil); err != nil {
 			w.log.Printf("attach to new tab: %v", err)

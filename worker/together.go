@@ -3,6 +3,8 @@ package worker
 import (
 	"context"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // together runs steps at once and waits for all of them: start-up's CDP calls that need not
@@ -12,22 +14,16 @@ import (
 // tab's event streams and interception are), so a step stuck on a call the browser will
 // never answer ends too; it is the error returned.
 func together(ctx context.Context, abort func(), steps ...func(context.Context) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		wg    sync.WaitGroup
-		once  sync.Once
-		first error
-	)
+	g, ctx := errgroup.WithContext(ctx)
+	var once sync.Once
 	for _, step := range steps {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := step(ctx); err != nil {
-				once.Do(func() { first = err; cancel(); abort() })
+		g.Go(func() error {
+			err := step(ctx)
+			if err != nil {
+				once.Do(abort)
 			}
-		}()
+			return err
+		})
 	}
-	wg.Wait()
-	return first
+	return g.Wait()
 }

@@ -89,6 +89,7 @@ type Worker struct {
 	secrets  []string     // secret texts typed this session, masked in screenshots; memory only
 	masks    *secrets.Set // those texts and the parent's secrets (maskSecrets), masked before any cut (clip.go)
 	life     browserLife
+	lifetime lifetime
 
 	// refSeq numbers outline refs across every tab and document (refs.go).
 	refSeq atomic.Int64
@@ -145,7 +146,8 @@ func Run(ctx context.Context, opts Options) error {
 // newWorker is a worker before it connects: base policy in force, no tabs.
 func newWorker(lg *log.Logger, base policy.Policy) *Worker {
 	w := &Worker{log: lg, base: base, tabs: map[target.ID]*tab{}}
-	w.life.init()
+	w.lifetime.init()
+	w.life.init(w.lifetime.ctx)
 	w.egress.active = base
 	return w
 }
@@ -187,7 +189,7 @@ func (w *Worker) connect(ctx context.Context, opts Options) error {
 	w.mu.Lock()
 	w.first = created.TargetID
 	w.mu.Unlock()
-	discoverCtx, stop := context.WithCancel(context.Background())
+	discoverCtx, stop := context.WithCancel(w.lifetime.ctx)
 	w.stopDiscover = stop
 	watched := make(chan error, 1)
 	go func() { watched <- w.watchNewTabs(ctx, discoverCtx) }()
@@ -235,7 +237,7 @@ func (w *Worker) attachThen(ctx context.Context, id target.ID, ready func()) (*t
 	if err != nil {
 		return nil, fmt.Errorf("cannot connect to tab: %w", err)
 	}
-	life, stop := context.WithCancel(context.Background())
+	life, stop := context.WithCancel(w.lifetime.ctx)
 	t := &tab{id: id, mux: mux, conn: conn, c: c, stop: stop, changed: make(chan struct{})}
 	fail := func(err error) (*tab, error) { stop(); _ = conn.Close(); return nil, err }
 	// The tab's events are heard from before anything can send them.
@@ -314,7 +316,7 @@ func (w *Worker) teardown() {
 		t.close()
 	}
 	if w.bc != nil && w.contextID != "" && !w.defaultContext {
-		ctx, cancel := context.WithTimeout(context.Background(), budgets.CDPCall().Default)
+		ctx, cancel := w.callContext()
 		if err := w.bc.Target.DisposeBrowserContext(ctx, target.NewDisposeBrowserContextArgs(w.contextID)); err != nil {
 			w.log.Printf("dispose browser context: %v", err)
 		}
@@ -326,6 +328,7 @@ func (w *Worker) teardown() {
 		_ = w.bconn.Close()
 	}
 	w.removeDownloads() // after the context is gone: nothing writes there any more
+	w.lifetime.end()    // last: teardown's own calls above ran within it
 }
 
 // Handle runs one operation (transport.Serve calls it one at a time) and reports the
