@@ -28,10 +28,6 @@ const (
 	// SessionAcceptRetry is how long a session host waits before accepting again after a
 	// failed accept (out of file descriptors).
 	SessionAcceptRetry = 50 * time.Millisecond
-	// SessionIdlePoll is how often a multi-session host looks again at a session's idle
-	// deadline (it also refuses a late request itself, so this only bounds how long an
-	// expired session's browser context lingers).
-	SessionIdlePoll = time.Second
 	// SessionRefs bounds how many outline refs a session host remembers for export.
 	SessionRefs = 50000
 	// SessionStdin bounds the one operation `session do` reads from stdin.

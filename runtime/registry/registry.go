@@ -52,6 +52,7 @@ type session struct {
 	lastUsed  time.Time
 	ended     string // "": live; else why: closed, ended (endTask), expired
 	endedAt   time.Time
+	done      chan struct{} // closed when ended is set (markEnded): the idle watch stops
 	enforceBy []string
 	inflight  int // requests running (under Host.mu): a session is never expired mid-call
 }
@@ -101,7 +102,7 @@ func (h *Host) Close() error {
 	var live []*session
 	for _, s := range h.sessions {
 		if s.ended == "" {
-			s.ended, s.endedAt = "closed", time.Now()
+			s.markEnded("closed")
 			live = append(live, s)
 		}
 	}
@@ -164,7 +165,7 @@ func (h *Host) open(ctx context.Context, r *transport.OpenSession) (transport.Re
 	if err != nil {
 		return nil, err
 	}
-	s := &session{id: id, task: r.Task, rt: rt, idle: idle, handoff: map[string]bool{}, pageText: pageTextOf(r), lastUsed: time.Now(), enforceBy: rt.Enforcement()}
+	s := &session{id: id, task: r.Task, rt: rt, idle: idle, handoff: map[string]bool{}, pageText: pageTextOf(r), lastUsed: time.Now(), enforceBy: rt.Enforcement(), done: make(chan struct{})}
 	for _, c := range r.HandoffClasses {
 		s.handoff[c] = true
 	}
@@ -204,7 +205,7 @@ func (h *Host) owned(op string, o transport.Owner) (*session, error) {
 		return nil, sessionError(op, transport.CodeSessionExpired, "session %s expired after %s without a request; open a new one (nothing is replayed)", s.id, s.idle)
 	case s.ended != "":
 		return nil, sessionError(op, transport.CodeSessionEnded, "session %s has ended (%s); its id is never reopened", s.id, s.ended)
-	case time.Now().Sub(s.lastUsed) > s.idle:
+	case time.Since(s.lastUsed) > s.idle:
 		// The idle end may not have run yet: the request must not revive the session.
 		return nil, sessionError(op, transport.CodeSessionExpired, "session %s expired after %s without a request; open a new one (nothing is replayed)", s.id, s.idle)
 	}
@@ -225,27 +226,44 @@ func (h *Host) touch(s *session) {
 	h.mu.Unlock()
 }
 
-// expireWhenIdle ends the session once it has had no request for its idle timeout.
+// expireWhenIdle ends the session once it has had no request for its idle timeout. It
+// sleeps until the deadline its last request set, looks again (a request since has moved
+// the deadline on), and stops as soon as the session ends another way.
 func (h *Host) expireWhenIdle(s *session) {
+	timer := time.NewTimer(s.idle)
+	defer timer.Stop()
 	for {
+		select {
+		case <-s.done:
+			return
+		case <-timer.C:
+		}
 		h.mu.Lock()
 		if s.ended != "" {
 			h.mu.Unlock()
 			return
 		}
-		wait := s.idle - time.Now().Sub(s.lastUsed)
+		wait := s.idle - time.Since(s.lastUsed)
 		if s.inflight > 0 {
 			wait = s.idle // a request runs: its end renews the deadline
 		}
-		if wait <= 0 {
-			s.ended, s.endedAt = "expired", time.Now()
+		if wait > 0 {
 			h.mu.Unlock()
-			_ = s.rt.Close()
-			return
+			timer.Reset(wait)
+			continue
 		}
+		s.markEnded("expired")
 		h.mu.Unlock()
-		time.Sleep(min(wait, budgets.SessionIdlePoll))
+		_ = s.rt.Close()
+		return
 	}
+}
+
+// markEnded records why the session ended and stops its idle watch. Call with Host.mu held,
+// once (ended == "").
+func (s *session) markEnded(why string) {
+	s.ended, s.endedAt = why, time.Now()
+	close(s.done)
 }
 
 func (h *Host) closeOne(r *transport.CloseSession) (transport.Result, error) {
@@ -282,7 +300,7 @@ func (h *Host) end(s *session, why string) {
 		h.mu.Unlock()
 		return
 	}
-	s.ended, s.endedAt = why, time.Now()
+	s.markEnded(why)
 	h.mu.Unlock()
 	_ = s.rt.Close()
 }
