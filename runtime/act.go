@@ -6,13 +6,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
+
+var _ = prepares((*Runtime).prepareAct)
 
 // prepareAct resolves what only the runtime may decide before an act reaches the worker:
 // {"env":…} text is read from the session's environment (the value is a secret from then
 // on), and upload paths must lie under the working directory.
-func (r *Runtime) prepareAct(a *transport.Act) error {
+func (r *Runtime) prepareAct(a *transport.Act, _ policy.Policy) error {
 	if a.Text != nil {
 		t, err := a.Text.Resolve(transport.OpAct, r.lookupEnv)
 		if err != nil {

@@ -7,8 +7,25 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
+
+var (
+	_ = prepares((*Runtime).prepareCapture)
+	_ = commits((*Runtime).commitCapture)
+)
+
+// prepareCapture gives captureEvidence the session's redaction.
+func (r *Runtime) prepareCapture(req *transport.CaptureEvidence, _ policy.Policy) (err error) {
+	req.Redaction, err = r.withSessionRedaction(req.OpName(), req.Redaction)
+	return err
+}
+
+// commitCapture commits a captureEvidence call's payloads under the run it names.
+func (r *Runtime) commitCapture(req *transport.CaptureEvidence, res *transport.CaptureEvidenceResult) (transport.Result, error) {
+	return r.commitEvidence(req.RunID, res), nil
+}
 
 // EvidenceOptions says where a session's evidence goes.
 type EvidenceOptions struct {

@@ -7,6 +7,8 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
+var _ = answers((*Runtime).runExtract)
+
 // runExtract answers extract (docs/models.md "extract"): within the extract's own budget, one
 // fresh observation (scoped to req.Scope's subtree when given), rendered, scrubbed and bounded
 // as the model is shown it; one model call whose only tool is extract; and the runtime's

@@ -1,8 +1,23 @@
 package runtime
 
 import (
+	"context"
+
 	"github.com/fastbrowser/fastbrowser/runtime/policy"
+	"github.com/fastbrowser/fastbrowser/transport"
 )
+
+var _ = answers((*Runtime).narrowOriginPolicy)
+
+// narrowOriginPolicy is answered here, never by the worker: a context is the runtime's to
+// give, and nothing reaches the page.
+func (r *Runtime) narrowOriginPolicy(_ context.Context, req *transport.NarrowOriginPolicy, _ *transport.OperationContext) (transport.Result, error) {
+	p, err := r.narrow(req.OpName(), "request.origins", req.Origins)
+	if err != nil {
+		return nil, err
+	}
+	return &transport.NarrowOriginPolicyResult{Context: transport.OperationContext{Origins: p.Origins()}}, nil
+}
 
 // narrow computes a narrowed policy from the session base: deny by default, exact origins
 // only, every one inside the base. The base itself never changes. path names the field the

@@ -321,7 +321,8 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 }
 
 // call runs a validated request. It works on its own copy: the caller's value never comes
-// back holding a worker target id, a resolved secret or merged redaction rules.
+// back holding a worker target id, a resolved secret or merged redaction rules. What the
+// runtime does for one operation only (answer, prepare, commit) is its hook (hooks.go).
 func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
 	op = transport.CopyOf(op) // the runtime rewrites tab handles, {"env":…} text and redaction on its own copy
 	name := op.OpName()
@@ -333,38 +334,13 @@ func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transp
 	if err != nil {
 		return nil, err
 	}
-	switch req := op.(type) {
-	case *transport.Task:
-		// Answered here: the loop composes observe, act and assert calls (each through call,
-		// under the same context) with the session's model.
-		return r.runTask(ctx, req, octx)
-	case *transport.Extract:
-		return r.runExtract(ctx, req, octx)
-	case *transport.NarrowOriginPolicy:
-		// Answered here: a context is the runtime's to give, and nothing reaches the page.
-		p, err := r.narrow(name, "request.origins", req.Origins)
-		if err != nil {
-			return nil, err
-		}
-		return &transport.NarrowOriginPolicyResult{Context: transport.OperationContext{Origins: p.Origins()}}, nil
-	case *transport.Navigate:
-		if _, err := pol.CheckURL(req.URL); err != nil {
-			return nil, policy.Refusal(name, "request.url", err)
-		}
-	case *transport.Act:
-		if err := r.prepareAct(req); err != nil {
-			return nil, err
-		}
-	case *transport.CaptureEvidence:
-		if req.Redaction, err = r.withSessionRedaction(name, req.Redaction); err != nil {
-			return nil, err
-		}
-	case *transport.Screenshot:
-		if req.Redaction, err = r.withSessionRedaction(name, req.Redaction); err != nil {
-			return nil, err
-		}
-	case *transport.Download:
-		if err := r.needStore(name, "a download"); err != nil {
+	if answer := answerHooks[name]; answer != nil {
+		// The runtime's own answer (hooks.go): its worker calls, if any, go through call, so
+		// it takes no turn here.
+		return answer(r, ctx, op, octx)
+	}
+	if prepare := prepareHooks[name]; prepare != nil {
+		if err := prepare(r, op, pol); err != nil {
 			return nil, err
 		}
 	}
@@ -393,15 +369,8 @@ func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transp
 		}
 		return nil, r.withFailureEvidence(op, r.scrubError(name, err))
 	}
-	switch got := res.(type) {
-	case *transport.CaptureEvidenceResult:
-		res = r.commitEvidence(op.(*transport.CaptureEvidence).RunID, got)
-	case *transport.ScreenshotResult:
-		if res, err = r.commitScreenshot(got); err != nil {
-			return nil, err
-		}
-	case *transport.DownloadResult:
-		if res, err = r.commitDownload(got); err != nil {
+	if commit := commitHooks[name]; commit != nil {
+		if res, err = commit(r, op, res); err != nil {
 			return nil, err
 		}
 	}

@@ -1,6 +1,20 @@
 package runtime
 
-import "github.com/fastbrowser/fastbrowser/transport"
+import (
+	"github.com/fastbrowser/fastbrowser/runtime/policy"
+	"github.com/fastbrowser/fastbrowser/transport"
+)
+
+var (
+	_ = prepares((*Runtime).prepareScreenshot)
+	_ = commits((*Runtime).commitScreenshot)
+)
+
+// prepareScreenshot gives a screenshot the session's redaction.
+func (r *Runtime) prepareScreenshot(req *transport.Screenshot, _ policy.Policy) (err error) {
+	req.Redaction, err = r.withSessionRedaction(req.OpName(), req.Redaction)
+	return err
+}
 
 // withSessionRedaction is a capture's redaction rules: the session's always apply, and a
 // call can only add to them. A session without an artifact store refuses captures.
@@ -24,7 +38,7 @@ func (r *Runtime) needStore(op, what string) error {
 // commitScreenshot writes a screenshot operation's PNG to the store and answers with its
 // metadata in place of the bytes. The worker sends only a proven screenshot; one that is
 // missing, malformed or cannot be kept fails the operation (the page was not touched).
-func (r *Runtime) commitScreenshot(res *transport.ScreenshotResult) (transport.Result, error) {
+func (r *Runtime) commitScreenshot(_ *transport.Screenshot, res *transport.ScreenshotResult) (transport.Result, error) {
 	out := *res
 	if err := r.commitPayload(transport.OpScreenshot, transport.PartScreenshot, &out.Committed, res.Redaction, transport.NotAttempted); err != nil {
 		return nil, err

@@ -12,6 +12,8 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
+var _ = answers((*Runtime).runTask)
+
 // runTask answers task (docs/models.md "task"): a bounded loop in which the model proposes
 // and the runtime decides. Each turn the model sees the goal and a bounded, secret-scrubbed
 // outline and calls one tool. locate is answered by the deterministic matcher (ambiguous is

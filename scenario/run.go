@@ -375,22 +375,20 @@ func resolveTab(ref *TabRef, ops []Operation, results []transport.Result, initia
 	notFound := func(msg string) error {
 		return transport.NewError("", transport.PhaseValidate, transport.CodeTabNotFound, transport.RetryNever, transport.NotAttempted, "%s", msg).WithPath("request.tab")
 	}
-	switch r := results[j].(type) {
-	case *transport.SelectTabResult:
-		return r.SelectedTab, nil
-	case *transport.WaitPopupResult:
-		return r.Popup, nil
-	case *transport.ListTabsResult:
-		idx := 0
-		if ref.Index != nil {
-			idx = *ref.Index
-		}
-		if idx >= len(r.Tabs) {
-			return "", notFound("the referenced listTabs result has no tab at that index")
-		}
-		return r.Tabs[idx].Tab, nil
+	// Validation proved ops[j] is the row whose TabResult ref names; a skipped one left no result.
+	r, ok := results[j].(transport.TabResult)
+	if !ok {
+		return "", notFound("the referenced operation produced no tab")
 	}
-	return "", notFound("the referenced operation produced no tab")
+	idx := 0
+	if ref.Index != nil {
+		idx = *ref.Index
+	}
+	tab, ok := r.ResultTab(idx)
+	if !ok { // only a listing takes an index (listedTab)
+		return "", notFound("the referenced " + ops[j].Op + " result has no tab at that index")
+	}
+	return tab, nil
 }
 
 // encodeResult keeps the operation's result in the report as JSON, without HTML escaping.

@@ -125,19 +125,20 @@ type ArtifactMeta struct {
 	ModelForwarded bool   `json:"modelForwarded"` // always false: never sent to a model
 }
 
-// captureDeadline: a capture's own budget (captureEvidence's or screenshot's budgetMs
-// resolved against the screenshot budget) plus the margin. Validate refused a budgetMs the
-// budget would not resolve.
+// capture is a request bounded by the screenshot budget (captureEvidence, screenshot): the
+// rows whose Deadline is captureDeadline.
+type capture interface {
+	Operation
+	captureBudgetMs() int
+}
+
+func (r CaptureEvidence) captureBudgetMs() int { return r.BudgetMs }
+
+// captureDeadline: a capture's own budget (its budgetMs resolved against the screenshot
+// budget) plus the margin. Validate refused a budgetMs the budget would not resolve.
 func captureDeadline(op Operation, _ time.Duration) time.Duration {
-	ms := 0
-	switch r := op.(type) {
-	case *CaptureEvidence:
-		ms = r.BudgetMs
-	case *Screenshot:
-		ms = r.BudgetMs
-	}
 	d := budgets.Screenshot().Ceiling
-	if r, err := budgets.Screenshot().ResolveMs(int64(ms)); err == nil {
+	if r, err := budgets.Screenshot().ResolveMs(int64(op.(capture).captureBudgetMs())); err == nil {
 		d = r
 	}
 	return d + budgets.ClientMargin

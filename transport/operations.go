@@ -14,8 +14,10 @@ import (
 // fields that hold tab handles (`handle:"tab"`); everything else every layer needs to know
 // is its row below. NewOperation, the Conn's deadlines, the worker's dispatch (worker
 // handlers register by request type and a test checks every row has one), the runtime's
-// exceptions, scenario file requests and the scenario schema's op list (checked by a test)
-// all come from here. Adding an operation: its types and a row here, its worker handler,
+// hooks (registered the same way, runtime/hooks.go: a test checks every Runtime row is
+// answered and every artifact payload committed), scenario file requests and the scenario
+// schema's op list (checked by a test) all come from here. Adding an operation: its types and
+// a row here, its worker handler (or runtime answer), any runtime hook it needs,
 // docs/protocol.md, a test.
 
 // Operation is any protocol v1 request.

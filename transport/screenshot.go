@@ -22,6 +22,8 @@ type ScreenshotResult struct {
 	Redaction *RedactionProof `json:"redaction"`
 }
 
+func (r Screenshot) captureBudgetMs() int { return r.BudgetMs }
+
 func (r Screenshot) Validate() error {
 	if err := checkTab(OpScreenshot, "request.tab", r.Tab, false); err != nil {
 		return err
