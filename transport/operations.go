@@ -14,9 +14,13 @@ import (
 // fields that hold tab handles (`handle:"tab"`); everything else every layer needs to know
 // is its row below. NewOperation, the Conn's deadlines, the worker's dispatch (worker
 // handlers register by request type and a test checks every row has one), the runtime's
-// exceptions, scenario file requests and the scenario schema's op list (checked by a test)
-// all come from here. Adding an operation: its types and a row here, its worker handler,
-// docs/protocol.md, a test.
+// exceptions and scenario file requests all come from here, and so, by `go generate ./...`
+// (scenario/internal/gen), do docs/protocol.schema.json, scenario/schema.json's op list and
+// request shapes, and the operation tables of docs/protocol.md and docs/scenarios.md.
+// Adding an operation: its types and a row here, its worker handler, `go generate ./...`
+// (a test fails until it has run), its prose in docs/protocol.md (and, InFiles, the
+// descriptions and cross-field rules of its request in scenario/schema.skeleton.json and any
+// bound or enum Validate checks in scenario/internal/gen/rules.go), a test.
 
 // Operation is any protocol v1 request.
 type Operation interface {
