@@ -49,6 +49,12 @@ func scenarioSchema(skeleton []byte) ([]byte, error) {
 		return nil, err
 	}
 	defs := root.getObj("$defs")
+	for _, k := range defs.keys() {
+		if _, ok := gen.get(k); strings.HasSuffix(k, "Request") && !ok {
+			// The hand-written half of an operation scenario files no longer have.
+			return nil, fmt.Errorf("%s: $defs.%s: no file operation has that request", skeletonPath, k)
+		}
+	}
 	for _, m := range gen.members {
 		merged := m.val.(*object)
 		if over := defs.getObj(m.key); over != nil {
