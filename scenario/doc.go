@@ -19,3 +19,7 @@
 // It never starts a shell, never interpolates strings, and resolves relative URLs only
 // against fixture.baseUrl.
 package scenario
+
+// The scenario schema's request shapes, docs/protocol.schema.json and the operation tables
+// of docs/protocol.md and docs/scenarios.md are generated from the Go types (internal/gen).
+//go:generate go run ./internal/gen

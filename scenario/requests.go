@@ -32,9 +32,10 @@ func newFileRequest(op string) (*fileRequest, bool) {
 	return &fileRequest{op: req, tabField: field}, true
 }
 
-// fileOps lists the ops a scenario file may use, for error messages: the table's, with the
-// runner's own step after act, as docs/scenarios.md lists them.
-var fileOps = func() string {
+// FileOps lists the ops a scenario file may use: the operation table's InFiles rows, in
+// its order, with the runner's own step after act. Error messages, the schema's op list and
+// docs/scenarios.md's operation table (both generated) list them so.
+func FileOps() []string {
 	var names []string
 	for _, s := range transport.Ops() {
 		if s.InFiles {
@@ -44,8 +45,11 @@ var fileOps = func() string {
 			names = append(names, OpStep)
 		}
 	}
-	return strings.Join(names, ", ")
-}()
+	return names
+}
+
+// fileOps is FileOps for error messages.
+var fileOps = strings.Join(FileOps(), ", ")
 
 // decodeRequest decodes a file's request strictly: the handle field as a TabRef, and a
 // field only the runtime may set (tagged `file:"-"`) refused.

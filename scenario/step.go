@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -56,9 +57,7 @@ func parseStep(op *Operation, path string, base *url.URL) (*Step, error) {
 	if st.Instruction = strings.TrimSpace(st.Instruction); st.Instruction == "" || utf8.RuneCountInString(st.Instruction) > budgets.StepInstructionChars {
 		return nil, fail(path+".step.instruction", fmt.Sprintf("expected 1–%d characters naming the element", budgets.StepInstructionChars))
 	}
-	switch st.Postcondition.Kind {
-	case "text", "origin", "title", "url":
-	default:
+	if !slices.Contains(transport.PostconditionKinds, st.Postcondition.Kind) {
 		return nil, fail(path+".step.postcondition.kind", `expected "text", "url", "origin" or "title"`)
 	}
 	if err := resolvePostcondition(&st.Postcondition, base, path+".step.postcondition.value"); err != nil {

@@ -7,7 +7,9 @@
 // The operation table (operations.go) is the one description of every operation: its name,
 // request and result types, whether it mutates, its deadline, and how the layers treat it.
 // Adding an operation is its types and row there, its worker handler (worker/dispatch.go
-// explains), its row in docs/protocol.md, and a test; tests fail if any of these is missing.
+// explains), `go generate ./...` (the schemas and the docs' operation tables are generated
+// from the types and the table), its prose in docs/protocol.md, and a test; tests fail if any
+// of these is missing.
 //
 // Failure evidence travels beside an *OperationError, in an *EvidencedError (evidenceerror.go).
 // Validate is the one request check each process boundary runs. The package also holds the

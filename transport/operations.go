@@ -15,10 +15,14 @@ import (
 // is its row below. NewOperation, the Conn's deadlines, the worker's dispatch (worker
 // handlers register by request type and a test checks every row has one), the runtime's
 // hooks (registered the same way, runtime/hooks.go: a test checks every Runtime row is
-// answered and every artifact payload committed), scenario file requests and the scenario
-// schema's op list (checked by a test) all come from here. Adding an operation: its types and
-// a row here, its worker handler (or runtime answer), any runtime hook it needs,
-// docs/protocol.md, a test.
+// answered and every artifact payload committed) and scenario file requests all come from
+// here, and so, by `go generate ./...` (scenario/internal/gen), do docs/protocol.schema.json,
+// scenario/schema.json's op list and request shapes, and the operation tables of
+// docs/protocol.md and docs/scenarios.md. Adding an operation: its types and a row here, its
+// worker handler (or runtime answer, and any runtime hook it needs), `go generate ./...` (a
+// test fails until it has run), its prose in docs/protocol.md (and, InFiles, the
+// descriptions and cross-field rules of its request in scenario/schema.skeleton.json and any
+// bound or enum Validate checks in scenario/internal/gen/rules.go), a test.
 
 // Operation is any protocol v1 request.
 type Operation interface {

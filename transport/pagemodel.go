@@ -63,6 +63,14 @@ const (
 	ActUpload  = "upload"
 )
 
+// ActActions lists act's actions, in documentation order.
+var ActActions = []string{ActClick, ActType, ActSelect, ActCheck, ActUncheck, ActPress, ActUpload}
+
+// ActFields maps each action that needs a request field of its own to that field's JSON
+// name: the action needs it and no other action may carry it (Validate; the scenario
+// schema's actionFields is generated from it).
+var ActFields = map[string]string{ActType: "text", ActSelect: "option", ActPress: "key", ActUpload: "files"}
+
 // Target names one element: by outline ref, or by role and accessible name.
 type Target struct {
 	Ref   string `json:"ref,omitempty"`

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -31,6 +32,9 @@ const (
 	PostOrigin = "origin"
 	PostTitle  = "title"
 )
+
+// PostconditionKinds lists the postcondition kinds, in documentation order.
+var PostconditionKinds = []string{PostText, PostURL, PostOrigin, PostTitle}
 
 // Assertion is the read-only check that verifies p: wait bounded (a settling page gets the
 // read-wait budget) or none (one read).
@@ -216,9 +220,7 @@ func (r Extract) Validate() error {
 }
 
 func checkPostcondition(op, path string, p Postcondition) error {
-	switch p.Kind {
-	case PostText, PostURL, PostOrigin, PostTitle:
-	default:
+	if !slices.Contains(PostconditionKinds, p.Kind) {
 		return Invalid(op, path+".kind", `expected "text", "url", "origin" or "title"`)
 	}
 	if p.Value == "" {

@@ -215,14 +215,11 @@ func (r Act) Validate() error {
 		return err
 	}
 	has := map[string]bool{"text": r.Text != nil, "option": r.Option != "", "key": r.Key != "", "files": r.Files != nil}
-	needs := map[string]string{ActType: "text", ActSelect: "option", ActPress: "key", ActUpload: "files"}
-	switch r.Action {
-	case ActClick, ActType, ActSelect, ActCheck, ActUncheck, ActPress, ActUpload:
-	default:
-		return Invalid(OpAct, "request.action", "expected one of click, type, select, check, uncheck, press, upload")
+	if !slices.Contains(ActActions, r.Action) {
+		return Invalid(OpAct, "request.action", "expected one of %s", strings.Join(ActActions, ", "))
 	}
 	for field, present := range has {
-		want := needs[r.Action] == field
+		want := ActFields[r.Action] == field
 		if present && !want {
 			return Invalid(OpAct, "request."+field, "%q does not go with action %q", field, r.Action)
 		}
