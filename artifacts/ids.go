@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 // validID reports whether s may be used as a session, run or artifact id: the protocol's
@@ -19,7 +20,7 @@ func checkID(what, s string) error {
 	if validID(s) {
 		return nil
 	}
-	shown, cut := transport.ClipBytes(s, 64)
+	shown, cut := textclip.ClipBytes(s, 64)
 	if cut {
 		shown += "..."
 	}

@@ -3,8 +3,8 @@ package runtime
 import (
 	"context"
 
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 // The runtime's half of the operation table (transport/operations.go), as worker/dispatch.go

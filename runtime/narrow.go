@@ -3,8 +3,8 @@ package runtime
 import (
 	"context"
 
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 var _ = answers((*Runtime).narrowOriginPolicy)
@@ -24,5 +24,5 @@ func (r *Runtime) narrowOriginPolicy(_ context.Context, req *transport.NarrowOri
 // origins came from (request.origins or context.origins).
 func (r *Runtime) narrow(op, path string, origins []string) (policy.Policy, error) {
 	p, err := r.base.Narrow(origins)
-	return p, policy.Refusal(op, path, err)
+	return p, transport.PolicyRefusal(op, path, err)
 }

@@ -1,8 +1,8 @@
 package runtime
 
 import (
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 var _ = prepares((*Runtime).prepareNavigate)
@@ -11,7 +11,7 @@ var _ = prepares((*Runtime).prepareNavigate)
 // is taken: the worker's interception would refuse it too, but only after dispatch.
 func (r *Runtime) prepareNavigate(req *transport.Navigate, pol policy.Policy) error {
 	if _, err := pol.CheckURL(req.URL); err != nil {
-		return policy.Refusal(req.OpName(), "request.url", err)
+		return transport.PolicyRefusal(req.OpName(), "request.url", err)
 	}
 	return nil
 }

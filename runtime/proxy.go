@@ -7,8 +7,8 @@ import (
 	"sync/atomic"
 
 	"github.com/fastbrowser/fastbrowser/runtime/egressproxy"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 // startProxy starts the session's egress proxy when the browser can reach a loopback proxy

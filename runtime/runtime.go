@@ -12,9 +12,9 @@ import (
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/runtime/egressproxy"
 	"github.com/fastbrowser/fastbrowser/runtime/model"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 // Options configures one session.

@@ -13,7 +13,6 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/model"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -198,7 +197,7 @@ func (t *taskRun) authorise(a actArgs) (transport.Operation, *transport.OutlineN
 			return nil, nil, refuse(t.mutation, "act navigate's url is not an address")
 		}
 		if _, err := pol.CheckURL(to); err != nil {
-			return nil, nil, policy.Refusal(transport.OpTask, "", err)
+			return nil, nil, transport.PolicyRefusal(transport.OpTask, "", err)
 		}
 		return &transport.Navigate{Tab: t.tab, URL: to}, nil, nil
 	}
@@ -239,7 +238,7 @@ func (t *taskRun) authorise(a actArgs) (transport.Operation, *transport.OutlineN
 			_, err = pol.CheckURL(to)
 		}
 		if err != nil {
-			return nil, nil, policy.Refusal(transport.OpTask, "", err)
+			return nil, nil, transport.PolicyRefusal(transport.OpTask, "", err)
 		}
 	}
 	return act, node, nil

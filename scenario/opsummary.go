@@ -5,8 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 // summaryChars bounds each of an operation's target and value in the report: enough for a
@@ -117,7 +118,7 @@ func targetText(t transport.Target) string {
 	return strings.TrimSpace(t.Role + " " + name)
 }
 
-func clipSummary(s string) string { return transport.ClipChars(s, summaryChars) }
+func clipSummary(s string) string { return textclip.ClipChars(s, summaryChars) }
 
 // Expected is what a failed assertion expected, its kind and value ("" for other
 // operations): reports show it beside the error message, which says what was found.

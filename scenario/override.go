@@ -4,8 +4,8 @@ import (
 	"net/url"
 
 	"github.com/fastbrowser/fastbrowser/runtime/model"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 // Overrides are what CI configuration may change in every scenario of a run without

@@ -10,9 +10,10 @@ import (
 	"strconv"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 // ValidationError is a refusal of a scenario file: a stable code (invalid_request, or
@@ -513,4 +514,4 @@ func checkNarrowing(fr *fileRequest, path string) error {
 }
 
 // clip bounds a value quoted in a message.
-func clip(s string) string { return transport.Clip(s, 40) }
+func clip(s string) string { return textclip.Clip(s, 40) }

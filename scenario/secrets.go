@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 // secretRef is one {"env":…} value of a scenario: text an act or step types, or an entry of

@@ -12,7 +12,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 // SuiteOptions configures a Suite.

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -12,16 +13,34 @@ import (
 	"testing"
 )
 
-// requestTypes finds every type in this package's sources that embeds op[…]: a request type.
-func requestTypes(t *testing.T) []string {
+// packageSources parses this package's own (non-test) Go files, in name order.
+func packageSources(t *testing.T) []*ast.File {
 	t.Helper()
-	pkgs, err := parser.ParseDir(token.NewFileSet(), ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	names, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// requestTypes finds every type in this package's sources that embeds op[…]: a request type.
+func requestTypes(t *testing.T) []string {
+	t.Helper()
 	var names []string
-	for _, pkg := range pkgs {
-		ast.Inspect(pkg, func(n ast.Node) bool {
+	for _, file := range packageSources(t) {
+		ast.Inspect(file, func(n ast.Node) bool {
 			ts, ok := n.(*ast.TypeSpec)
 			if !ok {
 				return true

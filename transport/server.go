@@ -14,6 +14,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport/jsonl"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 // Handler executes decoded, validated operations. Serve calls it for one request at a time,
@@ -209,7 +210,7 @@ func (s *server) handleLine(line []byte) {
 	}
 	op, ok := NewOperation(rf.Op)
 	if !ok || SpecOf(op).Internal && !s.internal {
-		s.replyError(rf.ID, Invalid(rf.Op, "op", "unknown operation %q", Clip(rf.Op, 64)))
+		s.replyError(rf.ID, Invalid(rf.Op, "op", "unknown operation %q", textclip.Clip(rf.Op, 64)))
 		return
 	}
 	raw := rf.Request

@@ -11,8 +11,8 @@ import (
 	"github.com/mafredri/cdp/protocol/input"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 	"github.com/fastbrowser/fastbrowser/worker/outline"
 )
 

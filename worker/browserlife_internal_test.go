@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 // TestClosedSocketIsConfirmedOnTheBrowserConnection drives diedDuring against a real

@@ -1,8 +1,8 @@
 package worker
 
 import (
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
-	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 // Page text is cut here, after the session's secrets are masked: those typed in this
@@ -52,7 +52,7 @@ func (w *Worker) scrubSlack() int {
 }
 
 // clipScrubbed bounds page text a result or message quotes to n characters, marking a cut
-// with "…" as transport.ClipChars does, after masking the session's secrets in it: the first n
+// with "…" as textclip.ClipChars does, after masking the session's secrets in it: the first n
 // characters of the text scrubbed. It scrubs a head of the text (secrets.Set.ScrubHead,
 // which masks a secret straddling its end whole and reads only a secret's length past it),
 // twice as long each time a mask shorter than its secret leaves it under n characters, so a
@@ -63,12 +63,12 @@ func (w *Worker) clipScrubbed(text string, n int) string {
 	}
 	set := w.masked()
 	if set == nil {
-		return transport.ClipChars(text, n)
+		return textclip.ClipChars(text, n)
 	}
 	for limit := n; ; limit *= 2 {
 		end, cut := charsEnd(text, limit)
 		head := set.ScrubHead(text, end) // all of text, scrubbed, when !cut
-		if c := transport.ClipChars(head, n); c != head || !cut {
+		if c := textclip.ClipChars(head, n); c != head || !cut {
 			return c
 		}
 	}

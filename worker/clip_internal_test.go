@@ -4,16 +4,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 // TestClipNeverSplitsATypedSecret: clipScrubbed and cutScrubbed mask a typed secret that
-// straddles the cut; with none typed they cut as before (transport.ClipChars, String.slice).
+// straddles the cut; with none typed they cut as before (textclip.ClipChars, String.slice).
 func TestClipNeverSplitsATypedSecret(t *testing.T) {
 	const secret = "tok-9f8e7d6c5b"
 	text := strings.Repeat("x", 10) + secret + strings.Repeat("y", 50)
 	var w Worker
-	if got, want := w.clipScrubbed(text, 14), transport.ClipChars(text, 14); got != want {
+	if got, want := w.clipScrubbed(text, 14), textclip.ClipChars(text, 14); got != want {
 		t.Errorf("no secret typed: %q, want %q", got, want)
 	}
 	w.mu.Lock()

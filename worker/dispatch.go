@@ -3,8 +3,8 @@ package worker
 import (
 	"context"
 
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 // The worker's half of the operation table (transport/operations.go): each operation's

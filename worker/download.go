@@ -14,8 +14,8 @@ import (
 	"github.com/mafredri/cdp/protocol/browser"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 // downloads is the worker's download directory: private (0700, made by os.MkdirTemp) at the

@@ -4,8 +4,8 @@ import (
 	"context"
 	"strconv"
 
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 var _ = handles((*Worker).maskSecrets)

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 // TestMaskSecretsMasksBeforeTheCut: a value handed over by maskSecrets is masked before a cut

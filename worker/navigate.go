@@ -7,8 +7,8 @@ import (
 	"github.com/mafredri/cdp/protocol/page"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 var _ = handles((*Worker).navigate)
@@ -19,7 +19,7 @@ var _ = handles((*Worker).navigate)
 // error even when the tab is missing too.
 func (w *Worker) navigate(ctx context.Context, r *transport.Navigate, pol policy.Policy) (transport.Result, error) {
 	if _, err := pol.CheckURL(r.URL); err != nil {
-		return nil, policy.Refusal(transport.OpNavigate, "request.url", err)
+		return nil, transport.PolicyRefusal(transport.OpNavigate, "request.url", err)
 	}
 	t, err := w.tabFor(transport.OpNavigate, r.Tab)
 	if err != nil {

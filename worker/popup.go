@@ -7,8 +7,8 @@ import (
 	"github.com/mafredri/cdp/protocol/target"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 // popupQueue holds popups the page opened that no waitPopup has claimed yet, per opener, so

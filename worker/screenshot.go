@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 var _ = handlesTab((*Worker).takeScreenshot)

@@ -7,8 +7,8 @@ import (
 	"github.com/mafredri/cdp/protocol/target"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 var _ = handles((*Worker).listTabs)

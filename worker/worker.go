@@ -16,9 +16,9 @@ import (
 	"github.com/mafredri/cdp/rpcc"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 // Options configures one worker.
@@ -395,7 +395,7 @@ func (w *Worker) effectivePolicy(op string, octx *transport.OperationContext) (p
 // deny-by-default narrowing as one going through the runtime.
 func (w *Worker) narrow(op, path string, origins []string) (policy.Policy, error) {
 	p, err := w.base.Narrow(origins)
-	return p, policy.Refusal(op, path, err)
+	return p, transport.PolicyRefusal(op, path, err)
 }
 
 // tabFor resolves a request's tab: the named one, or the selected one when empty.

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 // workerOn connects a worker (base "*") to the package's shared browser, navigates its first

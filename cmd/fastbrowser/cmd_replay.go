@@ -12,6 +12,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 func replayCommand(st *state) *cli.Command {
@@ -123,7 +124,7 @@ func loadForReplay(orig *scenario.ScenarioReport, over scenario.Overrides, force
 // short is the head of a digest read from a report (which may have been edited: never
 // split a character).
 func short(s string) string {
-	head, _ := transport.ClipBytes(s, 12)
+	head, _ := textclip.ClipBytes(s, 12)
 	return head
 }
 

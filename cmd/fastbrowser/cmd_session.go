@@ -14,7 +14,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/scenario/sessions"
-	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 // sessionCommand is `fastbrowser session open|do|describe|export|close|list` (docs/sessions.md):
@@ -44,7 +44,7 @@ func sessionCommand(st *state) *cli.Command {
 			if c.NArg() == 0 {
 				return cli.ShowSubcommandHelp(c)
 			}
-			return sessionFailure(st, sessionUsageError("unknown session command "+strconv.Quote(transport.Clip(c.Args().First(), 32))+
+			return sessionFailure(st, sessionUsageError("unknown session command "+strconv.Quote(textclip.Clip(c.Args().First(), 32))+
 				": expected open, do, describe, export, close or list"))
 		},
 	}

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 // Two ASCII secrets nothing types, with what JSON, HTML and URLs escape, whose base64 holds

@@ -14,7 +14,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 // Two secrets that nothing types: one only the fixture server gets, one only the hooks get.

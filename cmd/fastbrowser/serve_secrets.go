@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 // secretEnvFlag lets a parent declare its secrets when serve starts: serve cannot know which

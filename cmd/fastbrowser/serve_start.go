@@ -3,8 +3,8 @@ package main
 import (
 	"errors"
 
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 // A serve that cannot start tells its parent on stdout, the one channel a parent reads: one

@@ -6,9 +6,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/scenario/junit"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 // runOutput is how `run` and `replay` write: through stdout and stderr scrubbed of the run's

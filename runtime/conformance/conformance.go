@@ -19,8 +19,8 @@ import (
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/scenarios/fixture"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 // Options configures a run.

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"os"
 
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 // New checks cfg and returns its adapter. lookupEnv is asked for cfg.APIKeyEnv only, on each

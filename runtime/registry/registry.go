@@ -18,8 +18,9 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 // Options configures a Host.
@@ -198,7 +199,7 @@ func (h *Host) owned(op string, o transport.Owner) (*session, error) {
 	s, ok := h.sessions[o.Session]
 	switch {
 	case !ok:
-		return nil, sessionError(op, transport.CodeSessionNotFound, "no session %q on this host", transport.Clip(o.Session, 32))
+		return nil, sessionError(op, transport.CodeSessionNotFound, "no session %q on this host", textclip.Clip(o.Session, 32))
 	case s.task != o.Task:
 		return nil, sessionError(op, transport.CodeSessionNotOwned, "session %s is owned by another task", s.id)
 	case s.ended == "expired":

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 // Snapshot is the set of fastbrowser processes and profiles that existed at one moment.
@@ -96,7 +96,7 @@ func fastbrowserProcs() map[int]string {
 		}
 		cmd := strings.ReplaceAll(strings.TrimRight(string(b), "\x00"), "\x00", " ")
 		if strings.Contains(cmd, scope()) && (strings.Contains(cmd, "fastbrowser-profile-") || strings.Contains(cmd, "fastbrowser-testbin-")) {
-			out[pid] = transport.Clip(cmd, 200)
+			out[pid] = textclip.Clip(cmd, 200)
 		}
 	}
 	return out

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/fastbrowser/fastbrowser/scenario"
-	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 //go:embed page.gohtml
@@ -23,7 +23,7 @@ var page = sync.OnceValue(func() *template.Template {
 		"opClass":     known,
 		"levelClass":  levelClass,
 		"join":        strings.Join,
-		"short":       func(s string) string { return transport.Clip(s, 12) },
+		"short":       func(s string) string { return textclip.Clip(s, 12) },
 	}).Parse(pageSource))
 })
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 // An act in words, {"act":"Click the Sign in button"}, is in a session with a model a
@@ -41,7 +42,7 @@ func actInWords(raw json.RawMessage) (entry json.RawMessage, ok bool, err error)
 		case common[k]:
 			out[k] = v
 		default:
-			return nil, true, Errorf(CodeInvalidInput, "act: unknown field %q; an act in words takes \"act\" with optional id, when and timeout", transport.Clip(k, 40))
+			return nil, true, Errorf(CodeInvalidInput, "act: unknown field %q; an act in words takes \"act\" with optional id, when and timeout", textclip.Clip(k, 40))
 		}
 	}
 	out["request"] = req

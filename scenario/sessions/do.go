@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/runtime"
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 // DoRequest is what `session do` sends its host: the operation as read from stdin, the

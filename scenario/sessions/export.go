@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fastbrowser/fastbrowser/runtime/policy"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
 // ExportOptions are what `session export` was asked for.

@@ -13,9 +13,10 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 // Host calls (transport/hostcall.go): what a session command asks its host.
@@ -346,7 +347,7 @@ func (h *Host) command(ctx context.Context, op string, raw json.RawMessage) (any
 	case CallClose:
 		return h.closeSession(raw)
 	}
-	return nil, Errorf(CodeInvalidInput, "unknown host call %q", transport.Clip(op, 32))
+	return nil, Errorf(CodeInvalidInput, "unknown host call %q", textclip.Clip(op, 32))
 }
 
 // noteStatus keeps the HTTP status a navigate or reload reported for its document.

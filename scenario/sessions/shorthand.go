@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 // What `session do` reads: one scenario-file operation ({"op":…, "request"|"step", "id"?,
@@ -106,7 +107,7 @@ func shorthandRequest(name string, raw json.RawMessage) (map[string]any, error) 
 		}
 		for k := range body {
 			if k != refKey && k != want {
-				return nil, Errorf(CodeInvalidInput, "%s: unknown field %q; expected %q and %q", name, transport.Clip(k, 40), refKey, want)
+				return nil, Errorf(CodeInvalidInput, "%s: unknown field %q; expected %q and %q", name, textclip.Clip(k, 40), refKey, want)
 			}
 		}
 		if err := json.Unmarshal(body[refKey], &ref); err != nil {
@@ -149,7 +150,7 @@ func shorthandNames() []string {
 func quoteKeys(m map[string]json.RawMessage) string {
 	var ks []string
 	for k := range m {
-		ks = append(ks, transport.Clip(k, 24))
+		ks = append(ks, textclip.Clip(k, 24))
 	}
 	sort.Strings(ks)
 	b, _ := json.Marshal(ks)

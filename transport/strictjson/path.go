@@ -21,11 +21,7 @@ type segment struct {
 	isIndex bool
 }
 
-func newPath(base string) path {
-	// Room for the nesting of any ordinary frame, so that pushing rarely allocates.
-	return path{base: base, segs: make([]segment, 0, pathRoom)}
-}
-
+// pathRoom is room for the nesting of any ordinary frame, so that pushing rarely allocates.
 const pathRoom = 16
 
 // paths holds segment slices between decodes: every protocol frame is decoded at least

@@ -27,7 +27,7 @@ type request struct {
 	Stamp   *stamp            `json:"stamp"`
 	Hidden  string            `json:"-"`
 	NoTag   string
-	private string
+	private string //lint:ignore U1000 the decoder must leave an unexported field alone: it is here to be ignored
 }
 
 type step struct {

@@ -44,7 +44,7 @@ type Options struct {
 	RefFor func(NodeKey) string
 
 	// Clip cuts a name, text or option label longer than budgets.OutlineNameChars (nil:
-	// transport.ClipChars); the worker's masks the session's typed secrets first.
+	// textclip.ClipChars); the worker's masks the session's typed secrets first.
 	Clip Clip
 }
 

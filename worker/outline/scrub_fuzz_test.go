@@ -16,8 +16,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/fastbrowser/fastbrowser/runtime/secrets"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 // outputWriter is one way the project writes text out: inner returns what a string becomes

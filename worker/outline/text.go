@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 // fold collapses every run of white space to one space and trims the ends.
@@ -30,17 +30,17 @@ func fold(s string) string {
 
 // Clip bounds a text to n characters, marking a cut with "…". The worker passes one that
 // masks the secrets typed in the session before it cuts (a cut secret could not be
-// recognised by the runtime's scrub); nil is transport.ClipChars.
+// recognised by the runtime's scrub); nil is textclip.ClipChars.
 type Clip func(text string, n int) string
 
 // cut bounds s to budgets.OutlineNameChars characters, "…" included, never splitting a
-// character, with clip (nil: transport.ClipChars).
+// character, with clip (nil: textclip.ClipChars).
 func cut(s string, clip Clip) string {
 	if len(s) <= budgets.OutlineNameChars || utf8.RuneCountInString(s) <= budgets.OutlineNameChars {
 		return s
 	}
 	if clip == nil {
-		clip = transport.ClipChars
+		clip = textclip.ClipChars
 	}
 	return clip(s, budgets.OutlineNameChars-1)
 }

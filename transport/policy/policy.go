@@ -1,7 +1,7 @@
 // Package policy owns origin policies: parsing and normalising origins, the session base
 // ("*" or a non-empty list of exact origins), narrowing, the check every navigation URL
-// passes before it is dispatched, and how a refusal reads as a protocol error. The runtime
-// and the worker both use it.
+// passes before it is dispatched. The runtime and the worker both use it; it imports nothing
+// of ours (transport.PolicyRefusal says how a refusal reads as a protocol error).
 package policy
 
 import (
@@ -15,7 +15,7 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 // Any is the base policy that allows every http/https origin.
@@ -218,5 +218,5 @@ func clip(s string) string {
 		}
 		s = s[:start] + "…" + s[at:]
 	}
-	return transport.Clip(s, 80)
+	return textclip.Clip(s, 80)
 }

@@ -1,10 +1,9 @@
-package transport
+// Package textclip is bounded text: every place that cuts a string short for a message, a
+// summary or a report cuts it here, never inside a character, and marks the cut with "…".
+// For ASCII, Clip(s, n) is s[:n] + "…". A leaf: it imports nothing of ours.
+package textclip
 
 import "unicode/utf8"
-
-// Bounded text: every place that cuts a string short for a message, a summary or a report
-// cuts it here, never inside a character, and marks the cut with "…". For ASCII, Clip(s, n)
-// is s[:n] + "…".
 
 // ClipBytes returns the longest prefix of s of at most n bytes that does not split a
 // character, and whether anything was cut.
