@@ -81,7 +81,34 @@ func protocolDoc(read func(string) ([]byte, error)) ([]byte, error) {
 		}
 		rows = append(rows, "| `"+s.Name+"` | `"+request+"` | "+result+" |")
 	}
-	return replaceGenerated(doc, rows)
+	doc, err = replaceGenerated(doc, rows)
+	if err != nil {
+		return nil, err
+	}
+	return evidenceOperationsList(doc)
+}
+
+// evidenceListIntro is the sentence of docs/protocol.md that lists captureEvidence's
+// operations (transport.EvidenceOperations), which it ends.
+const evidenceListIntro = "`operation` is what the evidence is for, one of "
+
+// evidenceOperationsList writes transport.EvidenceOperations into that sentence, in order:
+// the list up to the end of its line is the generator's.
+func evidenceOperationsList(doc []byte) ([]byte, error) {
+	head, rest, ok := bytes.Cut(doc, []byte(evidenceListIntro))
+	if !ok || bytes.Contains(rest, []byte(evidenceListIntro)) {
+		return nil, fmt.Errorf("expected one line saying %q", evidenceListIntro)
+	}
+	_, tail, _ := bytes.Cut(rest, []byte("\n"))
+	names := transport.EvidenceOperations()
+	for i, n := range names {
+		names[i] = "`" + n + "`"
+	}
+	var b bytes.Buffer
+	b.Write(head)
+	b.WriteString(evidenceListIntro + strings.Join(names, ", ") + "\n")
+	b.Write(tail)
+	return b.Bytes(), nil
 }
 
 // scenariosDoc is docs/scenarios.md with its operation table written from the scenario

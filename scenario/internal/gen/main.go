@@ -5,7 +5,8 @@
 //   - scenario/schema.json: scenario/schema.skeleton.json with the request shapes of the
 //     operations scenario files may use (scenarioschema.go);
 //   - the operation tables of docs/protocol.md and docs/scenarios.md, between their
-//     "generated" markers (doctables.go).
+//     "generated" markers, and docs/protocol.md's list of captureEvidence's operations
+//     (doctables.go).
 //
 // Run it with `go generate ./...` (scenario/doc.go names it). It lives under scenario because
 // it reads both packages and scenario imports transport; TestGeneratedFilesAreCurrent fails
