@@ -240,11 +240,8 @@ func checkTaskTimeout(op string, ms int) error {
 // budget (Validate refused one it would not resolve).
 func TaskBudget(op Operation) time.Duration {
 	ms := 0
-	switch r := op.(type) {
-	case *Task:
-		ms = r.TimeoutMs
-	case *Extract:
-		ms = r.TimeoutMs
+	if t, ok := op.(modelTask); ok {
+		ms = t.taskTimeoutMs()
 	}
 	d, err := budgets.Task().ResolveMs(int64(ms))
 	if err != nil {
@@ -252,6 +249,13 @@ func TaskBudget(op Operation) time.Duration {
 	}
 	return d
 }
+
+// modelTask is a request the runtime answers with a model under the task budget (task,
+// extract): its timeoutMs is that budget's.
+type modelTask interface{ taskTimeoutMs() int }
+
+func (r Task) taskTimeoutMs() int    { return r.TimeoutMs }
+func (r Extract) taskTimeoutMs() int { return r.TimeoutMs }
 
 // taskDeadline: the task's own budget plus the margin.
 func taskDeadline(op Operation, _ time.Duration) time.Duration {

@@ -67,17 +67,27 @@ func New(opts Options) (*Host, error) {
 	return &Host{binding: b, opts: opts, sessions: map[string]*session{}}, nil
 }
 
+// hostAnswers are the host's own operations (OpSpec.Host) that act on the host, not inside
+// one session; batch, the other Host row, runs in the session its frame names (Handle).
+var hostAnswers = map[string]func(h *Host, ctx context.Context, op transport.Operation) (transport.Result, error){
+	transport.OpOpenSession: func(h *Host, ctx context.Context, op transport.Operation) (transport.Result, error) {
+		return h.open(ctx, op.(*transport.OpenSession))
+	},
+	transport.OpCloseSession: func(h *Host, _ context.Context, op transport.Operation) (transport.Result, error) {
+		return h.closeOne(op.(*transport.CloseSession))
+	},
+	transport.OpEndTask: func(h *Host, _ context.Context, op transport.Operation) (transport.Result, error) {
+		return h.endTask(op.(*transport.EndTask))
+	},
+}
+
 // Handle answers one request: the host's own operations, or one of a session's, after the
 // frame's session and task are checked.
 func (h *Host) Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
-	switch r := op.(type) {
-	case *transport.OpenSession:
-		return h.open(ctx, r)
-	case *transport.CloseSession:
-		return h.closeOne(r)
-	case *transport.EndTask:
-		return h.endTask(r)
-	case *transport.Close:
+	if answer, ok := hostAnswers[op.OpName()]; ok {
+		return answer(h, ctx, op)
+	}
+	if op.OpName() == transport.OpClose {
 		return nil, transport.Invalid(transport.OpClose, "op", "a multi-session host closes sessions with closeSession and tasks with endTask; close the connection to end the host")
 	}
 	s, err := h.owned(op.OpName(), transport.OwnerOf(ctx))
