@@ -15,7 +15,8 @@ import (
 // refused a DevTools call" (14 in 200 operations of this kind; once in CI, an assertion right after
 // a click that navigated).
 func TestDocumentSwapsGetRealCodes(t *testing.T) {
-	t.Parallel()
+	// Not parallel: a page that navigates without pause keeps a renderer busy for the whole
+	// test, which starved the package's parallel tests of CPU.
 	site := runtimetest.Fixture()
 	defer site.Close()
 	rt := runtimetest.Open(t)
