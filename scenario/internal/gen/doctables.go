@@ -46,15 +46,10 @@ func protocolDoc(read func(string) ([]byte, error)) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := protocolSchema()
+	defs, err := defsOf(protocolSchema())
 	if err != nil {
 		return nil, err
 	}
-	root, err := parseJSON(data)
-	if err != nil {
-		return nil, err
-	}
-	defs := root.(*object).getObj("$defs")
 	req := renderer{defs: defs, forms: formNames(func(s string) string { return s })}
 	res := req
 	res.skip = []string{"blocked", "dialogs"} // on every result: docs/protocol.md says so once
@@ -86,6 +81,18 @@ func protocolDoc(read func(string) ([]byte, error)) ([]byte, error) {
 		return nil, err
 	}
 	return evidenceOperationsList(doc)
+}
+
+// defsOf is the "$defs" of a schema the generator made.
+func defsOf(schema []byte, err error) (*object, error) {
+	if err != nil {
+		return nil, err
+	}
+	root, err := parseJSON(schema)
+	if err != nil {
+		return nil, err
+	}
+	return root.(*object).getObj("$defs"), nil
 }
 
 // evidenceListIntro is the sentence of docs/protocol.md that lists captureEvidence's
@@ -122,15 +129,10 @@ func scenariosDoc(read func(string) ([]byte, error)) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := scenarioSchema(skeleton)
+	defs, err := defsOf(scenarioSchema(skeleton))
 	if err != nil {
 		return nil, err
 	}
-	root, err := parseJSON(data)
-	if err != nil {
-		return nil, err
-	}
-	defs := root.(*object).getObj("$defs")
 	// A tab reference is the same everywhere; "Tab references" describes it.
 	r := renderer{defs: defs, forms: formNames(lowerFirst), values: true, opaque: []string{"tabRef"}}
 	rows := []string{"| op | request |", "|---|---|"}
