@@ -205,6 +205,10 @@ func TestHasMarkerWholeEntries(t *testing.T) {
 // waiting for them. Not parallel: KillAll reaches every child of the test binary.
 func TestKillAllReachesDescendantsThatLeftTheGroup(t *testing.T) {
 	p, escaped := startEscaping(t, escapes+"exec /bin/sleep 300", true)
+	// Until the script's shell has exec'd sleep it may sit in its wait(-1) for the foreground
+	// setsid, and a shell that collects the first escaped sleep's death before its own
+	// SIGKILL lands would reap it there: the race was the test's, not KillAll's.
+	awaitExec(t, p.Pid(), "/bin/sleep")
 	KillAll()
 	// It did not wait for what it signalled to be reaped: only this test reaps the escaped
 	// processes (adopted as subreaper), and it has not yet.
