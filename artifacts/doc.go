@@ -4,7 +4,7 @@
 //
 // Layout. Every artifact lands at <root>/<sessionId>/<runId>/<artifactId>.(png|json), and
 // its Meta.Path is that path relative to root. Session and run ids are validated with the
-// same rule as transport.ValidID (^[A-Za-z0-9._-]{1,64}$, not "." or ".."), enforced here
+// same rule as names.ValidID (^[A-Za-z0-9._-]{1,64}$, not "." or ".."), enforced here
 // too so the path rule holds whatever a caller checked. The store, never a caller, picks the
 // artifact id, so no request can steer a write to a path of its choosing.
 //

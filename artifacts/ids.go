@@ -5,14 +5,14 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/names"
 	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
 // validID reports whether s may be used as a session, run or artifact id: the protocol's
-// rule (transport.ValidID), checked here again so the store enforces it whatever its callers
+// rule (names.ValidID), checked here again so the store enforces it whatever its callers
 // checked. Ids become path components: nothing that could climb or hide a path passes.
-func validID(s string) bool { return transport.ValidID(s) }
+func validID(s string) bool { return names.ValidID(s) }
 
 // checkID returns an error naming what was refused. The value is quoted and cut short so a
 // hostile 4 KB id or one holding NUL cannot bloat or corrupt the message.

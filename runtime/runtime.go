@@ -101,7 +101,7 @@ type Options struct {
 const EdgeProxyOff = "off"
 
 // Runtime is one browser session. It is a transport.Caller (typed calls via
-// transport.Dispatch) and a transport.Handler (so `serve` can put it behind protocol v1).
+// transport.Dispatch) and a wire.Handler (so `serve` can put it behind protocol v1).
 type Runtime struct {
 	alloc *Allocator
 	// ownAlloc: alloc was made for this session alone (Options.Allocator was nil), so Close
@@ -301,7 +301,7 @@ func (r *Runtime) Attached() bool { return r.launched == nil }
 // WorkerPid is the worker's process id (tests use it to inject a crash).
 func (r *Runtime) WorkerPid() int { return r.worker.Pid() }
 
-// Handle lets a Runtime serve protocol v1 (see transport.Serve). Serve validated the request
+// Handle lets a Runtime serve protocol v1 (see wire.Serve). Serve validated the request
 // when it decoded the frame, so it is not validated again.
 func (r *Runtime) Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
 	return r.call(ctx, op, octx)

@@ -15,6 +15,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/wire"
 )
 
 var updateTranscript = flag.Bool("update-transcript", false, "rewrite testdata/wire-transcript.golden")
@@ -71,7 +72,7 @@ func lockstep(t *testing.T, rt *runtime.Runtime, script string) string {
 	outR, outW := io.Pipe()
 	served := make(chan error, 1)
 	go func() {
-		served <- transport.Serve(context.Background(), inR, outW, rt, transport.ServerOptions{Ready: transport.ReadyInfo{Browser: rt.BrowserVersion()}})
+		served <- wire.Serve(context.Background(), inR, outW, rt, wire.ServerOptions{Ready: transport.ReadyInfo{Browser: rt.BrowserVersion()}})
 		outW.Close()
 	}()
 	answers := bufio.NewReader(outR)

@@ -14,12 +14,13 @@ import (
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/runtime/process"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/wire"
 )
 
 // workerProc is the session's worker: a process this runtime owns, spoken to through a
-// transport.Conn over its stdin and stdout.
+// wire.Conn over its stdin and stdout.
 type workerProc struct {
-	*transport.Conn
+	*wire.Conn
 	proc *process.Process
 }
 
@@ -55,7 +56,7 @@ func spawnWorker(path string, args []string, log io.Writer, extra ...*os.File) (
 // connectWorker waits for a started worker's ready frame (startWorker's second half); on
 // failure the worker is stopped.
 func connectWorker(ctx context.Context, proc *process.Process) (*workerProc, error) {
-	conn, err := transport.NewConn(ctx, proc.Stdout, proc.Stdin, transport.ConnOptions{
+	conn, err := wire.NewConn(ctx, proc.Stdout, proc.Stdin, wire.ConnOptions{
 		// The worker's output ends when it dies: its exit says how.
 		Gone:   func() string { <-proc.Done(); return "the worker exited (" + exitDescription(proc) + ")" },
 		Broken: func() { _ = proc.Kill() },

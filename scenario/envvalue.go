@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"os"
 
-	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/names"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
 
@@ -26,7 +26,7 @@ func (v *EnvValue) UnmarshalStrictJSON(raw []byte, path string) error {
 	if err := strictjson.DecodeAt(raw, &ref, path); err != nil {
 		return err
 	}
-	if !transport.ValidEnvName(ref.Env) {
+	if !names.ValidEnvName(ref.Env) {
 		return &strictjson.Error{Path: path + ".env", Expected: "an environment variable name", Message: "expected an environment variable name"}
 	}
 	v.FromEnv = ref.Env

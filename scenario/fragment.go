@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/names"
 )
 
 // Fragment is a fragment file: operations a scenario includes with
@@ -140,7 +140,7 @@ func (x *expander) include(entry *Operation, path string, src source, prefix str
 	if entry.Op != "" || len(entry.Request) > 0 || len(entry.Step) > 0 || entry.Context != nil || entry.TimeoutMs != 0 {
 		return "", nil, fail(path, `an include entry has only "include" and "id"`)
 	}
-	if entry.ID != "" && !transport.IDShaped(entry.ID) {
+	if entry.ID != "" && !names.IDShaped(entry.ID) {
 		return "", nil, fail(path+".id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
 	}
 	path += ".include"
@@ -191,7 +191,7 @@ func decodeFragment(data []byte, f *Fragment) error {
 	if err := decodeVersioned(data, f, &f.Version); err != nil {
 		return err
 	}
-	if !transport.IDShaped(f.Fragment) {
+	if !names.IDShaped(f.Fragment) {
 		return fail("fragment", "expected a name of 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-' (the default id prefix)")
 	}
 	if len(f.Operations) == 0 {

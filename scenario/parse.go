@@ -11,6 +11,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/names"
 	"github.com/fastbrowser/fastbrowser/transport/policy"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 	"github.com/fastbrowser/fastbrowser/transport/textclip"
@@ -112,7 +113,7 @@ func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 	}
 	o.Config.fill(&f)
 	o.apply(&f)
-	if !transport.ValidID(f.ID) {
+	if !names.ValidID(f.ID) {
 		return nil, fail("id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
 	}
 	if err := checkBudgets(f.Budgets); err != nil {
@@ -283,7 +284,7 @@ func checkCommand(c *Command, path string, hook bool) error {
 		}
 	}
 	for name := range c.Env {
-		if !transport.ValidEnvName(name) {
+		if !names.ValidEnvName(name) {
 			return fail(path+".env", "variable name "+quote(name)+" is not a valid environment name")
 		}
 	}
@@ -361,7 +362,7 @@ func checkOperation(ops []Operation, i int, ids map[string]int, base *url.URL) e
 		return fail(path, `missing required field "op"`)
 	}
 	if op.ID != "" {
-		if !transport.IDShaped(op.ID) {
+		if !names.IDShaped(op.ID) {
 			return fail(path+".id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
 		}
 		if j, dup := ids[op.ID]; dup {

@@ -21,12 +21,12 @@ func TestCaptureDeadline(t *testing.T) {
 		{&Screenshot{BudgetMs: 30000}, 30*time.Second + margin},
 		{&CaptureEvidence{BudgetMs: 30000}, 30*time.Second + margin},
 	} {
-		if got := deadlineFor(c.op, time.Second); got != c.want {
+		if got := DeadlineFor(c.op, time.Second); got != c.want {
 			t.Errorf("%s %+v: deadline %s, want %s", c.op.OpName(), c.op, got, c.want)
 		}
 	}
 	for _, s := range Ops() {
-		if d := deadlineFor(s.New(), time.Second); d <= 0 {
+		if d := DeadlineFor(s.New(), time.Second); d <= 0 {
 			t.Errorf("%s: deadline %s", s.Name, d)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Caller runs one operation. transport.Conn (a worker over a pair of streams) and
+// Caller runs one operation. wire.Conn (a worker over a pair of streams) and
 // runtime.Runtime (a browser session) are Callers; Dispatch gives either of them a typed face.
 type Caller interface {
 	Call(ctx context.Context, op Operation, octx *OperationContext) (Result, error)

@@ -1,8 +1,9 @@
-// Package transport owns protocol v1: the typed operation requests and results, the one error
-// shape (*OperationError), the wire frames, the JSONL server loop the worker, serve and the
-// session host use, and the Conn that calls a worker over any reader and writer (pending
-// calls, deadlines, cancel frames, the end of the stream). It is the only package that frames
-// JSONL (sub-package jsonl splits and joins lines; strictjson refuses lenient input).
+// Package transport is protocol v1, the contract between every process of the project: the
+// typed operation requests and results, the operation table, the one error shape
+// (*OperationError), the frames (frames.go), the request budget, Validate (the one request
+// check each process boundary runs) and the page-model matcher. It frames and carries
+// nothing: sub-package wire is the connection (the JSONL Conn that calls a worker, the serve
+// loop, host calls), and jsonl below it the only code that splits and joins lines.
 //
 // The operation table (operations.go) is the one description of every operation: its name,
 // request and result types, whether it mutates, its deadline, and how the layers treat it.
@@ -12,10 +13,12 @@
 // of these is missing.
 //
 // Failure evidence travels beside an *OperationError, in an *EvidencedError (evidenceerror.go).
-// Validate is the one request check each process boundary runs. The package also holds the
-// project's two name shapes (names.go: ids, environment variable names) and its one way to
-// cut text short (clip.go).
+// The small shared leaves every layer uses live beside it and import nothing of ours but
+// budgets: names (ids, environment variable names), textclip (the one way to cut text
+// short), policy (origin rules), secrets (masking), strictjson (strict decoding), cdppipe
+// (Chromium's pipe framing).
 //
 // It must not know about CDP, scenario files or artifacts on disk, and it starts no
-// process: package runtime starts the worker and hands its stdio to a Conn.
+// process; the layering test (cmd/fastbrowser/layering_test.go) holds it to importing no
+// wire package and no layer above it.
 package transport

@@ -50,7 +50,7 @@ func TestDownloadFitsAFrame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	frame, err := json.Marshal(responseFrame{V: 1, ID: strings.Repeat("i", budgets.RequestIDBytes), Result: result, Posture: "ok"})
+	frame, err := json.Marshal(ResponseFrame{V: 1, ID: strings.Repeat("i", budgets.RequestIDBytes), Result: result, Posture: "ok"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+
+	"github.com/fastbrowser/fastbrowser/transport/names"
 )
 
 // The multi-session host's operations (issue 13): `fastbrowser serve --binding-origin …`
@@ -163,7 +165,7 @@ func OwnerOf(ctx context.Context) Owner {
 }
 
 func (r OpenSession) Validate() error {
-	if !IDShaped(r.Task) {
+	if !names.IDShaped(r.Task) {
 		return Invalid(OpOpenSession, "request.task", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
 	}
 	if len(r.AllowedOrigins) == 0 {
@@ -197,7 +199,7 @@ func (r CloseSession) Validate() error {
 }
 
 func (r EndTask) Validate() error {
-	if !IDShaped(r.Task) {
+	if !names.IDShaped(r.Task) {
 		return Invalid(OpEndTask, "request.task", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
 	}
 	return nil

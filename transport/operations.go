@@ -194,7 +194,7 @@ func NewResult(op Operation) Result { return op.newResult() }
 
 // deadlineFor is the transport deadline of one call of op under the request budget
 // request (which bounds the calls without a budget of their own).
-func deadlineFor(op Operation, request time.Duration) time.Duration {
+func DeadlineFor(op Operation, request time.Duration) time.Duration {
 	if d := SpecOf(op).Deadline; d != nil {
 		return d(op, request)
 	}

@@ -32,13 +32,13 @@ func RequestBudget(ctx context.Context) time.Duration {
 }
 
 // requestBudgetOf is the request budget a caller set on ctx, 0 when none.
-func requestBudgetOf(ctx context.Context) time.Duration {
+func RequestBudgetOf(ctx context.Context) time.Duration {
 	d, _ := ctx.Value(requestBudgetKey{}).(time.Duration)
 	return d
 }
 
 // resolveTimeout checks a per-call request budget against budgets.Request().
-func resolveTimeout(op string, d time.Duration) (time.Duration, error) {
+func ResolveTimeout(op string, d time.Duration) (time.Duration, error) {
 	r, err := budgets.Request().Resolve(d)
 	if err != nil {
 		return 0, NewError(op, PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted,
@@ -48,6 +48,6 @@ func resolveTimeout(op string, d time.Duration) (time.Duration, error) {
 }
 
 // timeoutMs is d on the wire: whole milliseconds, rounded up so a budget is never cut.
-func timeoutMs(d time.Duration) int64 {
+func BudgetMillis(d time.Duration) int64 {
 	return int64((d + time.Millisecond - 1) / time.Millisecond)
 }

@@ -270,7 +270,7 @@ func TestProtocolSchemaRefusesInvalidFrames(t *testing.T) {
 
 // decodeRequestFrame decodes a request line as Serve does, short of its validation of values.
 func decodeRequestFrame(line string) error {
-	var rf requestFrame
+	var rf RequestFrame
 	if err := strictjson.Decode([]byte(line), &rf); err != nil {
 		return err
 	}

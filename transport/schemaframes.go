@@ -19,7 +19,7 @@ type frameDef struct {
 }
 
 var frameDefs = []frameDef{
-	{name: "frame.request", typ: reflect.TypeFor[requestFrame](), dir: toServer, root: true,
+	{name: "frame.request", typ: reflect.TypeFor[RequestFrame](), dir: toServer, root: true,
 		fix: func(n *schemaNode, ops []string, _, bodies []*schemaNode) {
 			one := 1
 			n.Properties.set("id", &schemaNode{Type: "string", MinLength: &one}) // Serve refuses ""
@@ -27,23 +27,23 @@ var frameDefs = []frameDef{
 			n.Properties.set("request", nullable(&schemaNode{Type: "object"}))
 			n.AllOf = bodies
 		}},
-	{name: "frame.response", typ: reflect.TypeFor[responseFrame](), dir: fromServer, root: true,
+	{name: "frame.response", typ: reflect.TypeFor[ResponseFrame](), dir: fromServer, root: true,
 		fix: func(n *schemaNode, _ []string, results, _ []*schemaNode) {
 			// Serve writes a failure as an error frame; a response always has a result.
 			n.Properties.remove("error")
 			n.Properties.set("result", &schemaNode{AnyOf: results})
 			n.require("result")
 		}},
-	{name: "frame.error", typ: reflect.TypeFor[errorFrame](), dir: fromServer, root: true},
-	{name: "frame.cancel", typ: reflect.TypeFor[cancelFrame](), dir: toServer, root: true},
-	{name: "frame.ready", typ: reflect.TypeFor[readyFrame](), dir: fromServer, root: true},
+	{name: "frame.error", typ: reflect.TypeFor[ErrorFrame](), dir: fromServer, root: true},
+	{name: "frame.cancel", typ: reflect.TypeFor[CancelFrame](), dir: toServer, root: true},
+	{name: "frame.ready", typ: reflect.TypeFor[ReadyFrame](), dir: fromServer, root: true},
 	// Host calls (hostcall.go): the same frames, whose op and bodies belong to the host
 	// (scenario/sessions, docs/sessions.md): described loosely, any op and any object.
-	{name: "hostCall.request", typ: reflect.TypeFor[requestFrame](), dir: toServer,
+	{name: "hostCall.request", typ: reflect.TypeFor[RequestFrame](), dir: toServer,
 		fix: func(n *schemaNode, _ []string, _, _ []*schemaNode) {
 			n.Properties.set("request", nullable(&schemaNode{Type: "object"}))
 		}},
-	{name: "hostCall.response", typ: reflect.TypeFor[responseFrame](), dir: fromServer,
+	{name: "hostCall.response", typ: reflect.TypeFor[ResponseFrame](), dir: fromServer,
 		fix: func(n *schemaNode, _ []string, _, _ []*schemaNode) {
 			n.Properties.remove("error")
 			n.Properties.set("result", &schemaNode{Type: "object"})

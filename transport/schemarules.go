@@ -1,6 +1,10 @@
 package transport
 
-import "reflect"
+import (
+	"reflect"
+
+	"github.com/fastbrowser/fastbrowser/transport/names"
+)
 
 // The protocol schema's explicit rules (schema.go): the types whose JSON reflection cannot
 // see. Each closed set lists its constants; TestSchemaEnumsListEveryConstant checks each list
@@ -27,7 +31,7 @@ var typeRules = map[reflect.Type]func() *schemaNode{
 	reflect.TypeFor[JSONValue](): func() *schemaNode { return &schemaNode{} },
 	// Text: a literal, or {"env":NAME} read from the executing process's environment.
 	reflect.TypeFor[Text](): func() *schemaNode {
-		env := &schemaNode{Type: "object", Properties: &properties{{"env", &schemaNode{Type: "string", Pattern: envNamePattern().String()}}},
+		env := &schemaNode{Type: "object", Properties: &properties{{"env", &schemaNode{Type: "string", Pattern: names.EnvNamePattern}}},
 			Required: []string{"env"}, AdditionalProperties: false}
 		return &schemaNode{OneOf: []*schemaNode{{Type: "string"}, env}}
 	},

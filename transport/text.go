@@ -5,6 +5,7 @@ import (
 	"os"
 	"unicode/utf8"
 
+	"github.com/fastbrowser/fastbrowser/transport/names"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
 
@@ -39,7 +40,7 @@ func (t *Text) UnmarshalStrictJSON(raw []byte, path string) error {
 	if err := strictjson.DecodeAt(raw, &ref, path); err != nil {
 		return err
 	}
-	if !ValidEnvName(ref.Env) {
+	if !names.ValidEnvName(ref.Env) {
 		return &strictjson.Error{Path: path + ".env", Expected: "an environment variable name", Message: "expected an environment variable name"}
 	}
 	*t = Text{env: ref.Env, secret: true}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport/names"
 )
 
 // Validate refuses a malformed request before anything is attempted: the operation's own
@@ -285,7 +286,7 @@ func (r CaptureEvidence) Validate() error {
 	if err := checkTab(OpCaptureEvidence, "request.tab", r.Tab, false); err != nil {
 		return err
 	}
-	if !ValidID(r.RunID) {
+	if !names.ValidID(r.RunID) {
 		return Invalid(OpCaptureEvidence, "request.runId", "expected 1–64 characters of A-Z a-z 0-9 . _ - (not . or ..)")
 	}
 	if !slices.Contains(evidenceOperations(), r.Operation) {

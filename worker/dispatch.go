@@ -79,7 +79,7 @@ func (w *Worker) narrowOriginPolicy(_ context.Context, r *transport.NarrowOrigin
 
 var _ = handles((*Worker).close)
 
-// close disposes of the browser context; transport.Serve ends after answering it.
+// close disposes of the browser context; wire.Serve ends after answering it.
 func (w *Worker) close(context.Context, *transport.Close, policy.Policy) (transport.Result, error) {
 	w.teardown()
 	return &transport.CloseResult{Closed: true}, nil

@@ -1,6 +1,6 @@
 // Package worker is the CDP worker: the `fastbrowser worker` process that connects to one
 // Chromium with github.com/mafredri/cdp, creates its own browser context and first tab, and
-// answers protocol v1 on stdin/stdout through transport.Serve (logs go to stderr only).
+// answers protocol v1 on stdin/stdout through wire.Serve (logs go to stderr only).
 //
 // It holds one websocket, the browser's: every tab, out-of-process frame, dedicated worker
 // and held popup is a flat CDP session on it with its own *cdp.Client (cdpmux.go), so an

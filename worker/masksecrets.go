@@ -11,7 +11,7 @@ import (
 var _ = handles((*Worker).maskSecrets)
 
 // maskSecrets adds the parent's secrets to those masked before any cut of page text
-// (clip.go): the ones no act typed here, which the runtime sends before a call whose result
+// (transport/textclip): the ones no act typed here, which the runtime sends before a call whose result
 // can carry page text. The values stay in memory; nothing logs them, and a refusal names
 // only the index.
 func (w *Worker) maskSecrets(_ context.Context, r *transport.MaskSecrets, _ policy.Policy) (transport.Result, error) {

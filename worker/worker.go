@@ -19,6 +19,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/policy"
 	"github.com/fastbrowser/fastbrowser/transport/secrets"
+	"github.com/fastbrowser/fastbrowser/transport/wire"
 )
 
 // Options configures one worker.
@@ -87,7 +88,7 @@ type Worker struct {
 	egress   egress
 	dialogs  dialogs
 	secrets  []string     // secret texts typed this session, masked in screenshots; memory only
-	masks    *secrets.Set // those texts and the parent's secrets (maskSecrets), masked before any cut (clip.go)
+	masks    *secrets.Set // those texts and the parent's secrets (maskSecrets), masked before any cut (transport/textclip)
 	life     browserLife
 	lifetime lifetime
 
@@ -104,10 +105,10 @@ func Run(ctx context.Context, opts Options) error {
 		lg = log.New(io.Discard, "", 0)
 	}
 	// A pipe from the parent is read through the poller: each request then runs on the
-	// thread that read it, without waking another (transport.PollableInput). It is reopened
+	// thread that read it, without waking another (wire.PollableInput). It is reopened
 	// before the endpoint line is read: awaitBrowser hands on a buffered reader, which
 	// PollableInput cannot see through.
-	in, closeIn := transport.PollableInput(opts.In)
+	in, closeIn := wire.PollableInput(opts.In)
 	defer closeIn() // also ends awaitBrowser's read when it gave up waiting
 	opts.In = in
 	if opts.AwaitBrowser {
@@ -140,7 +141,7 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer w.teardown()
-	return transport.Serve(ctx, opts.In, opts.Out, w, transport.ServerOptions{Ready: transport.ReadyInfo{Browser: w.product}, Internal: true})
+	return wire.Serve(ctx, opts.In, opts.Out, w, wire.ServerOptions{Ready: transport.ReadyInfo{Browser: w.product}, Internal: true})
 }
 
 // newWorker is a worker before it connects: base policy in force, no tabs.
@@ -331,7 +332,7 @@ func (w *Worker) teardown() {
 	w.lifetime.end()    // last: teardown's own calls above ran within it
 }
 
-// Handle runs one operation (transport.Serve calls it one at a time) and reports the
+// Handle runs one operation (wire.Serve calls it one at a time) and reports the
 // JavaScript dialogs answered while it ran and since the previous operation.
 func (w *Worker) Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
 	if err := w.browserGone(op.OpName()); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/secrets"
+	"github.com/fastbrowser/fastbrowser/transport/wire"
 )
 
 func serveCommand(st *state) *cli.Command {
@@ -40,8 +41,8 @@ func serveCommand(st *state) *cli.Command {
 	}
 }
 
-// serveSession is serve's action. Its errors before transport.Serve are start failures
-// (refuseServe writes their frame); transport.Serve's own are servingError. *set is the
+// serveSession is serve's action. Its errors before wire.Serve are start failures
+// (refuseServe writes their frame); wire.Serve's own are servingError. *set is the
 // session's secret set once it is known, so the start frame is scrubbed with it.
 func serveSession(c *cli.Context, st *state, set **secrets.Set) error {
 	if err := checkBrowserFlags(c); err != nil {
@@ -85,7 +86,7 @@ func serveSession(c *cli.Context, st *state, set **secrets.Set) error {
 		return startFailed(err, exitWith(exitFailed, "serve: %v", err))
 	}
 	defer rt.Close()
-	err = transport.Serve(c.Context, st.stdin, st.stdout, rt, transport.ServerOptions{Ready: transport.ReadyInfo{Browser: rt.BrowserVersion()}})
+	err = wire.Serve(c.Context, st.stdin, st.stdout, rt, wire.ServerOptions{Ready: transport.ReadyInfo{Browser: rt.BrowserVersion()}})
 	if err != nil {
 		return servingError{exitWith(exitFailed, "serve: %v", err)}
 	}

@@ -31,7 +31,7 @@ var layerRules = []layerRule{
 
 // leaves are small shared packages every layer may use; they import nothing of ours but
 // budgets and each other.
-var leaves = []string{"transport/strictjson", "transport/jsonl", "transport/cdppipe", "transport/policy", "transport/secrets", "transport/textclip"}
+var leaves = []string{"transport/names", "transport/strictjson", "transport/jsonl", "transport/cdppipe", "transport/policy", "transport/secrets", "transport/textclip"}
 
 // TestLayering: every package imports only downward (layerRules; the most specific rule for
 // a package applies), and the leaves import nothing of ours but budgets and each other. Test-only imports

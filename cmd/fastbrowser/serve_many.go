@@ -6,6 +6,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/registry"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/wire"
 )
 
 // serveMany is `serve --binding-origin …`: one browser, many sessions (a context each), each
@@ -22,7 +23,7 @@ func serveMany(c *cli.Context, st *state, opts runtime.Options, binding []string
 		return usageError("--binding-origin: %s", transport.AsOperationError("", err).Message)
 	}
 	defer host.Close()
-	err = transport.Serve(c.Context, st.stdin, st.stdout, host, transport.ServerOptions{SessionLanes: true})
+	err = wire.Serve(c.Context, st.stdin, st.stdout, host, wire.ServerOptions{SessionLanes: true})
 	if err != nil {
 		return servingError{exitWith(exitFailed, "serve: %v", err)}
 	}

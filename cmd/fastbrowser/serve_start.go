@@ -5,10 +5,11 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/secrets"
+	"github.com/fastbrowser/fastbrowser/transport/wire"
 )
 
 // A serve that cannot start tells its parent on stdout, the one channel a parent reads: one
-// error frame without an id and no ready frame (transport.RefuseStart), then the exit (2 for
+// error frame without an id and no ready frame (wire.RefuseStart), then the exit (2 for
 // a refused flag, invalid_request; 1 for a session that did not open, its own code, such as
 // launch_failed). stderr says the same for a person.
 
@@ -52,6 +53,6 @@ func refuseServe(st *state, set *secrets.Set, err error) error {
 	if set != nil {
 		oe.Message = set.Scrub(oe.Message)
 	}
-	_ = transport.RefuseStart(st.stdout, oe)
+	_ = wire.RefuseStart(st.stdout, oe)
 	return err
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenario/sessions"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/wire"
 )
 
 // sessionStore opens the state directory ($FASTBROWSER_STATE_DIR, else
@@ -71,7 +72,7 @@ func callHost(ctx context.Context, st *state, d *sessions.Dir, rec sessions.Reco
 	ctx, cancel := context.WithTimeout(ctx, budgets.SessionCall)
 	defer cancel()
 	var out json.RawMessage
-	_, err = transport.HostCall(ctx, conn, op, req, &out)
+	_, err = wire.HostCall(ctx, conn, op, req, &out)
 	var oe *transport.OperationError
 	switch {
 	case errors.As(err, &oe):

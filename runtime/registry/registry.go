@@ -6,7 +6,7 @@
 // ended id is never reopened, and nothing earlier is replayed into a new context.
 // Narrowing is deny by default: a session's origins are a non-empty subset of the binding.
 //
-// The Host is a transport.Handler; transport.Serve gives each session its own lane, so
+// The Host is a wire.Handler; wire.Serve gives each session its own lane, so
 // distinct sessions run in parallel while calls within one are serialised.
 package registry
 

@@ -8,6 +8,6 @@
 //
 // The host checks and runs operations through scenario.Live, so a session's operations are
 // exactly a scenario file's. It speaks protocol v1 frames through transport's host calls
-// (transport/hostcall.go); no other framing exists here. The CLI wiring is
+// (transport/wire/hostcall.go); no other framing exists here. The CLI wiring is
 // cmd/fastbrowser/cmd_session*.go.
 package sessions

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/names"
 	"github.com/fastbrowser/fastbrowser/transport/policy"
 )
 
@@ -52,7 +53,7 @@ func Export(rec Record, entries []Entry, opts ExportOptions) (*Exported, error) 
 	id := opts.ID
 	if id == "" {
 		id = "session-" + rec.ID
-	} else if !transport.ValidID(id) {
+	} else if !names.ValidID(id) {
 		return nil, Errorf(CodeInvalidInput, "scenario id %q: expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'", id)
 	}
 	history := slices.Clone(entries)

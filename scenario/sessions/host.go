@@ -17,9 +17,10 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/secrets"
 	"github.com/fastbrowser/fastbrowser/transport/textclip"
+	"github.com/fastbrowser/fastbrowser/transport/wire"
 )
 
-// Host calls (transport/hostcall.go): what a session command asks its host.
+// Host calls (transport/wire/hostcall.go): what a session command asks its host.
 const (
 	CallDo       = "do"
 	CallDescribe = "describe"
@@ -300,7 +301,7 @@ func (h *Host) accept(ctx context.Context, ln net.Listener) {
 func (h *Host) serveConn(ctx context.Context, c net.Conn) {
 	defer h.conns.Done()
 	defer c.Close()
-	_ = transport.ServeHostCall(ctx, c, transport.ReadyInfo{Browser: h.rt.BrowserVersion()}, budgets.SessionRequestRead, h.handle)
+	_ = wire.ServeHostCall(ctx, c, transport.ReadyInfo{Browser: h.rt.BrowserVersion()}, budgets.SessionRequestRead, h.handle)
 }
 
 // handle answers one command with what the command prints: its result, or its error as

@@ -1,4 +1,4 @@
-package transport
+package wire
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/jsonl"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
@@ -16,7 +17,7 @@ import (
 // Conn put on the wire, and close by returning.
 func fakeWorker(in io.Reader, out io.Writer) {
 	w := jsonl.NewWriter(out, jsonl.DefaultMaxLine)
-	if w.WriteFrame(readyFrame{V: Version, Ready: ReadyInfo{Protocol: Version, Browser: "Fake/1"}}) != nil {
+	if w.WriteFrame(transport.ReadyFrame{V: transport.Version, Ready: transport.ReadyInfo{Protocol: transport.Version, Browser: "Fake/1"}}) != nil {
 		return
 	}
 	r := jsonl.NewReader(in, jsonl.DefaultMaxLine)
@@ -25,16 +26,16 @@ func fakeWorker(in io.Reader, out io.Writer) {
 		if errors.Is(err, io.EOF) {
 			return
 		}
-		var rf requestFrame
+		var rf transport.RequestFrame
 		if err != nil || strictjson.Decode(line, &rf) != nil {
 			return
 		}
-		var res any = &CloseResult{Closed: true}
-		if rf.Op == OpListTabs {
-			res = &ListTabsResult{Tabs: []TabInfo{{Tab: "T", Title: strconv.FormatInt(rf.TimeoutMs, 10)}}, Selected: "T"}
+		var res any = &transport.CloseResult{Closed: true}
+		if rf.Op == transport.OpListTabs {
+			res = &transport.ListTabsResult{Tabs: []transport.TabInfo{{Tab: "T", Title: strconv.FormatInt(rf.TimeoutMs, 10)}}, Selected: "T"}
 		}
 		raw, _ := marshalCompact(res)
-		if w.WriteFrame(responseFrame{V: Version, ID: rf.ID, Result: raw, Posture: PostureOK}) != nil || rf.Op == OpClose {
+		if w.WriteFrame(transport.ResponseFrame{V: transport.Version, ID: rf.ID, Result: raw, Posture: transport.PostureOK}) != nil || rf.Op == transport.OpClose {
 			return
 		}
 	}

@@ -1,4 +1,4 @@
-package transport
+package wire
 
 import (
 	"strconv"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // deepRequest is a read request whose "request" is levels nested arrays: the frame's own
@@ -42,9 +43,9 @@ func TestServeRefusesDeepNesting(t *testing.T) {
 			switch {
 			case rf.Error == nil:
 				t.Fatalf("no error for %d levels: %+v", c.levels, rf)
-			case c.deep && (rf.ID != "" || rf.Error.Code != CodeProtocolError || !strings.Contains(rf.Error.Message, limitMsg)):
+			case c.deep && (rf.ID != "" || rf.Error.Code != transport.CodeProtocolError || !strings.Contains(rf.Error.Message, limitMsg)):
 				t.Fatalf("%d levels: want an id-less protocol_error naming %q, got id %q %+v", c.levels, limitMsg, rf.ID, rf.Error)
-			case !c.deep && (rf.ID != "d" || rf.Error.Code != CodeInvalidRequest || rf.Error.Path != "request"):
+			case !c.deep && (rf.ID != "d" || rf.Error.Code != transport.CodeInvalidRequest || rf.Error.Path != "request"):
 				// Within the limit the frame is decoded: request must be an object.
 				t.Fatalf("%d levels: want invalid_request at request for id d, got id %q %+v", c.levels, rf.ID, rf.Error)
 			}
@@ -66,7 +67,7 @@ func TestServeRefusesDeepCancelAndObjects(t *testing.T) {
 		`{"v":1,"id":"o","op":"read","request":` + strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n) + `}`,
 	} {
 		p.send(t, line)
-		if rf := p.response(t); rf.Error == nil || rf.Error.Code != CodeProtocolError || rf.ID != "" {
+		if rf := p.response(t); rf.Error == nil || rf.Error.Code != transport.CodeProtocolError || rf.ID != "" {
 			t.Fatalf("want an id-less protocol_error, got id %q %+v", rf.ID, rf.Error)
 		}
 	}

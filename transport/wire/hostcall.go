@@ -1,4 +1,4 @@
-package transport
+package wire
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/fastbrowser/fastbrowser/transport/jsonl"
+	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
 
@@ -25,10 +25,9 @@ type HostHandler func(ctx context.Context, op string, request json.RawMessage) (
 // ServeHostCall answers the one call on rw: ready frame out, one request frame in (read
 // within readIn), one response or error frame out. A malformed frame is answered with
 // invalid_request; the handler is never called for it.
-func ServeHostCall(ctx context.Context, rw io.ReadWriter, ready ReadyInfo, readIn time.Duration, h HostHandler) error {
-	w := jsonl.NewWriter(rw, jsonl.DefaultMaxLine)
-	ready.Protocol = Version
-	if err := w.WriteFrame(readyFrame{V: Version, Ready: ready}); err != nil {
+func ServeHostCall(ctx context.Context, rw io.ReadWriter, ready transport.ReadyInfo, readIn time.Duration, h HostHandler) error {
+	f := newFrameConn(rw, rw)
+	if err := f.sendReady(ready); err != nil {
 		return err
 	}
 	type read struct {
@@ -37,7 +36,7 @@ func ServeHostCall(ctx context.Context, rw io.ReadWriter, ready ReadyInfo, readI
 	}
 	got := make(chan read, 1)
 	go func() {
-		line, err := jsonl.NewReader(rw, jsonl.DefaultMaxLine).ReadLine()
+		line, err := f.readLine()
 		got <- read{line, err}
 	}()
 	var in read
@@ -53,9 +52,9 @@ func ServeHostCall(ctx context.Context, rw io.ReadWriter, ready ReadyInfo, readI
 	if in.err != nil {
 		return in.err
 	}
-	var rf requestFrame
+	var rf transport.RequestFrame
 	if err := strictjson.Decode(in.line, &rf); err != nil {
-		return w.WriteFrame(errorFrame{V: Version, Error: wireError{OperationError: frameError("", err)}, Posture: PostureFailed})
+		return f.sendFailure("", "", frameError("", err))
 	}
 	raw := rf.Request
 	if len(raw) == 0 || string(raw) == "null" {
@@ -63,21 +62,21 @@ func ServeHostCall(ctx context.Context, rw io.ReadWriter, ready ReadyInfo, readI
 	}
 	res, err := callHandler(ctx, h, rf.Op, raw)
 	if err != nil {
-		oe := AsOperationError(rf.Op, err)
-		return w.WriteFrame(errorFrame{V: Version, ID: rf.ID, Error: wireError{OperationError: oe}, Posture: PostureOf(oe)})
+		// Host calls carry no failure evidence: the bare error, as they always have.
+		return f.sendFailure(rf.ID, rf.Op, transport.AsOperationError(rf.Op, err))
 	}
 	enc, err := marshalCompact(res)
 	if err != nil {
-		oe := NewError(rf.Op, PhaseExecute, CodeInternal, RetryNever, Unknown, "result could not be encoded")
-		return w.WriteFrame(errorFrame{V: Version, ID: rf.ID, Error: wireError{OperationError: oe}, Posture: PostureFailed})
+		oe := transport.NewError(rf.Op, transport.PhaseExecute, transport.CodeInternal, transport.RetryNever, transport.Unknown, "result could not be encoded")
+		return f.sendFailure(rf.ID, rf.Op, oe)
 	}
-	return w.WriteFrame(responseFrame{V: Version, ID: rf.ID, Result: enc, Posture: PostureOK})
+	return f.send(transport.ResponseFrame{V: transport.Version, ID: rf.ID, Result: enc, Posture: transport.PostureOK})
 }
 
 func callHandler(ctx context.Context, h HostHandler, op string, raw json.RawMessage) (res any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			res, err = nil, NewError(op, PhaseExecute, CodeInternal, RetryUnsafe, Unknown, "the host failed while answering").WithCause(fmt.Errorf("panic: %v", p))
+			res, err = nil, transport.NewError(op, transport.PhaseExecute, transport.CodeInternal, transport.RetryUnsafe, transport.Unknown, "the host failed while answering").WithCause(fmt.Errorf("panic: %v", p))
 		}
 	}()
 	return h(ctx, op, raw)
@@ -86,9 +85,9 @@ func callHandler(ctx context.Context, h HostHandler, op string, raw json.RawMess
 // HostCall makes one call on rw (a fresh connection to a host): it waits for the ready
 // frame, sends op with request, and decodes the result into result. The host's error comes
 // back as an *OperationError. ctx bounds the whole call; the caller closes rw.
-func HostCall(ctx context.Context, rw io.ReadWriter, op string, request, result any) (ReadyInfo, error) {
+func HostCall(ctx context.Context, rw io.ReadWriter, op string, request, result any) (transport.ReadyInfo, error) {
 	type outcome struct {
-		ready ReadyInfo
+		ready transport.ReadyInfo
 		err   error
 	}
 	done := make(chan outcome, 1)
@@ -100,43 +99,41 @@ func HostCall(ctx context.Context, rw io.ReadWriter, op string, request, result 
 	case o := <-done:
 		return o.ready, o.err
 	case <-ctx.Done():
-		return ReadyInfo{}, ctx.Err()
+		return transport.ReadyInfo{}, ctx.Err()
 	}
 }
 
-func hostCall(rw io.ReadWriter, op string, request, result any) (ReadyInfo, error) {
-	r := jsonl.NewReader(rw, jsonl.DefaultMaxLine)
-	line, err := r.ReadLine()
-	if err != nil {
-		return ReadyInfo{}, fmt.Errorf("the host sent no ready frame: %w", err)
-	}
-	var rf readyFrame
-	if err := strictjson.Decode(line, &rf); err != nil || rf.V != Version || rf.Ready.Protocol != Version {
-		return ReadyInfo{}, errors.New("the host's first line is not a protocol v1 ready frame")
+func hostCall(rw io.ReadWriter, op string, request, result any) (transport.ReadyInfo, error) {
+	f := newFrameConn(rw, rw)
+	ready, err := f.readReady()
+	switch {
+	case errors.Is(err, errNotReady):
+		return transport.ReadyInfo{}, errors.New("the host's first line is not a protocol v1 ready frame")
+	case err != nil:
+		return transport.ReadyInfo{}, fmt.Errorf("the host sent no ready frame: %w", err)
 	}
 	body, err := marshalCompact(request)
 	if err != nil {
-		return rf.Ready, err
+		return ready, err
 	}
-	w := jsonl.NewWriter(rw, jsonl.DefaultMaxLine)
-	if err := w.WriteFrame(requestFrame{V: Version, ID: "1", Op: op, Request: body}); err != nil {
-		return rf.Ready, err
+	if err := f.send(transport.RequestFrame{V: transport.Version, ID: "1", Op: op, Request: body}); err != nil {
+		return ready, err
 	}
-	line, err = r.ReadLine()
+	line, err := f.readLine()
 	if err != nil {
-		return rf.Ready, fmt.Errorf("the host ended before it answered: %w", err)
+		return ready, fmt.Errorf("the host ended before it answered: %w", err)
 	}
-	var resp responseFrame
-	if err := json.Unmarshal(line, &resp); err != nil || resp.V != Version {
-		return rf.Ready, errors.New("the host's answer is not a protocol v1 frame")
+	var resp transport.ResponseFrame
+	if err := json.Unmarshal(line, &resp); err != nil || resp.V != transport.Version {
+		return ready, errors.New("the host's answer is not a protocol v1 frame")
 	}
 	if resp.Error != nil {
-		return rf.Ready, resp.Error
+		return ready, resp.Error
 	}
 	if result != nil {
 		if err := json.Unmarshal(resp.Result, result); err != nil {
-			return rf.Ready, fmt.Errorf("the host's result does not decode: %w", err)
+			return ready, fmt.Errorf("the host's result does not decode: %w", err)
 		}
 	}
-	return rf.Ready, nil
+	return ready, nil
 }

@@ -1,4 +1,4 @@
-package transport
+package wire
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/jsonl"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
@@ -38,16 +39,16 @@ type ConnOptions struct {
 // and wraps its stdio in a Conn. Calls may be concurrent; the worker runs them in arrival
 // order.
 type Conn struct {
-	w      *jsonl.Writer
+	f      *frameConn
 	closer io.Closer
-	ready  ReadyInfo
+	ready  transport.ReadyInfo
 	next   atomic.Uint64
 	gone   func() string
 	broken func()
 
 	mu            sync.Mutex
 	pending       map[string]*waiter
-	dead          *OperationError // set once the worker is gone, broke the protocol or was closed
+	dead          *transport.OperationError // set once the worker is gone, broke the protocol or was closed
 	deadCh        chan struct{}
 	closing       bool // Close began, or the worker answered close: the end of its output is expected, not a crash
 	answeredClose bool // the worker answered close: Close sends no second one
@@ -62,7 +63,7 @@ type Conn struct {
 // be blocked on it, as it is until the worker process is stopped).
 func NewConn(ctx context.Context, r io.Reader, w io.WriteCloser, opts ConnOptions) (*Conn, error) {
 	c := &Conn{
-		w:       jsonl.NewWriter(w, jsonl.DefaultMaxLine),
+		f:       newFrameConn(r, w),
 		closer:  w,
 		gone:    opts.Gone,
 		broken:  opts.Broken,
@@ -75,49 +76,47 @@ func NewConn(ctx context.Context, r io.Reader, w io.WriteCloser, opts ConnOption
 	if c.broken == nil {
 		c.broken = func() {}
 	}
-	lines := jsonl.NewReader(r, jsonl.DefaultMaxLine)
-	if err := c.awaitReady(ctx, lines, opts.ReadyTimeout); err != nil {
+	if err := c.awaitReady(ctx, opts.ReadyTimeout); err != nil {
 		_ = w.Close()
 		return nil, err
 	}
-	go c.readLoop(lines)
+	go c.readLoop()
 	return c, nil
 }
 
-func (c *Conn) awaitReady(ctx context.Context, r *jsonl.Reader, want time.Duration) error {
+func (c *Conn) awaitReady(ctx context.Context, want time.Duration) error {
 	readyIn, err := budgets.WorkerReady().Resolve(want)
 	if err != nil {
-		return NewError("", PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "%s", err.Error())
+		return transport.NewError("", transport.PhaseValidate, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted, "%s", err.Error())
 	}
 	readyCh := make(chan error, 1)
-	go func() { readyCh <- c.readReady(r) }()
+	go func() { readyCh <- c.readReady() }()
 	timer := time.NewTimer(readyIn)
 	defer timer.Stop()
 	select {
 	case err := <-readyCh:
 		return err
 	case <-timer.C:
-		return NewError("", PhaseDispatch, CodeLaunchFailed, RetryNever, NotAttempted, "the worker was not ready within %s", readyIn)
+		return transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "the worker was not ready within %s", readyIn)
 	case <-ctx.Done():
-		return NewError("", PhaseDispatch, CodeCancelled, RetryNever, NotAttempted, "cancelled while the worker started")
+		return transport.NewError("", transport.PhaseDispatch, transport.CodeCancelled, transport.RetryNever, transport.NotAttempted, "cancelled while the worker started")
 	}
 }
 
-func (c *Conn) readReady(r *jsonl.Reader) error {
-	line, err := r.ReadLine()
-	if err != nil {
-		return NewError("", PhaseDispatch, CodeLaunchFailed, RetryNever, NotAttempted, "the worker ended before it was ready").WithCause(err)
+func (c *Conn) readReady() error {
+	ready, err := c.f.readReady()
+	switch {
+	case errors.Is(err, errNotReady):
+		return transport.NewError("", transport.PhaseDispatch, transport.CodeProtocolError, transport.RetryNever, transport.NotAttempted, "the worker's first line is not a protocol v1 ready frame").WithCause(err)
+	case err != nil:
+		return transport.NewError("", transport.PhaseDispatch, transport.CodeLaunchFailed, transport.RetryNever, transport.NotAttempted, "the worker ended before it was ready").WithCause(err)
 	}
-	var rf readyFrame
-	if err := strictjson.Decode(line, &rf); err != nil || rf.V != Version || rf.Ready.Protocol != Version {
-		return NewError("", PhaseDispatch, CodeProtocolError, RetryNever, NotAttempted, "the worker's first line is not a protocol v1 ready frame").WithCause(err)
-	}
-	c.ready = rf.Ready
+	c.ready = ready
 	return nil
 }
 
 // Ready is what the worker said in its ready frame.
-func (c *Conn) Ready() ReadyInfo { return c.ready }
+func (c *Conn) Ready() transport.ReadyInfo { return c.ready }
 
 // Done is closed once the worker has gone (its output ended, it broke the protocol, or the
 // Conn was closed).
@@ -126,9 +125,9 @@ func (c *Conn) Done() <-chan struct{} { return c.deadCh }
 // readLoop is the one reader of the worker's output. Its end fails every pending call:
 // a clean end as worker_crashed (why, Gone says), anything that is not a valid response
 // frame as a protocol error that ends the worker.
-func (c *Conn) readLoop(r *jsonl.Reader) {
+func (c *Conn) readLoop() {
 	for {
-		line, err := r.ReadLine()
+		line, err := c.f.readLine()
 		if err != nil {
 			if errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) {
 				c.fail(c.ended())
@@ -139,7 +138,7 @@ func (c *Conn) readLoop(r *jsonl.Reader) {
 		}
 		rf, filled := c.decodeResult(line)
 		if !filled {
-			if err := strictjson.Decode(line, &rf); err != nil || rf.V != Version || (rf.Error == nil) == (rf.Result == nil) {
+			if err := strictjson.Decode(line, &rf); err != nil || rf.V != transport.Version || (rf.Error == nil) == (rf.Result == nil) {
 				c.breakProtocol("the worker wrote a line that is not a protocol v1 response", err)
 				return
 			}
@@ -166,8 +165,8 @@ func (c *Conn) readLoop(r *jsonl.Reader) {
 // result twice, on every answer. Anything else (an error frame, an id nobody waits for, a
 // result that is not the call's, a broken line) is left to readLoop's plain decode, which
 // tells these apart as it always has.
-func (c *Conn) decodeResult(line []byte) (responseFrame, bool) {
-	var rf responseFrame
+func (c *Conn) decodeResult(line []byte) (transport.ResponseFrame, bool) {
+	var rf transport.ResponseFrame
 	if strictjson.CheckDepth(line) != nil {
 		return rf, false
 	}
@@ -181,8 +180,8 @@ func (c *Conn) decodeResult(line []byte) (responseFrame, bool) {
 	// Filling w.res races nothing: its caller reads it only after readLoop hands it the
 	// reply, and a caller that stopped waiting never reads it.
 	if w == nil || strictjson.DecodeRedirected(line, &rf, "", map[string]any{"result": w.res}) != nil ||
-		rf.V != Version || rf.Error != nil || !gjson.GetBytes(line, "result").Exists() {
-		return responseFrame{}, false
+		rf.V != transport.Version || rf.Error != nil || !gjson.GetBytes(line, "result").Exists() {
+		return transport.ResponseFrame{}, false
 	}
 	return rf, true
 }
@@ -191,38 +190,38 @@ func (c *Conn) decodeResult(line []byte) (responseFrame, bool) {
 // into.
 type waiter struct {
 	ch  chan reply
-	res Result
+	res transport.Result
 }
 
 // reply is a response as readLoop hands it to its call. res is set when the result is
 // already decoded (decodeResult; frame.Result is then empty).
 type reply struct {
-	frame responseFrame
-	res   Result
+	frame transport.ResponseFrame
+	res   transport.Result
 }
 
 // ended is why the worker's output ended cleanly: Close asked it to, or it is gone.
-func (c *Conn) ended() *OperationError {
+func (c *Conn) ended() *transport.OperationError {
 	c.mu.Lock()
 	closing := c.closing
 	c.mu.Unlock()
 	if closing {
 		return errClosed()
 	}
-	return NewError("", PhaseExecute, CodeWorkerCrashed, RetryUnsafe, Unknown, "%s", c.gone())
+	return transport.NewError("", transport.PhaseExecute, transport.CodeWorkerCrashed, transport.RetryUnsafe, transport.Unknown, "%s", c.gone())
 }
 
-func errClosed() *OperationError {
-	return NewError("", PhaseTeardown, CodeSessionEnded, RetryNever, NotAttempted, "the client is closed")
+func errClosed() *transport.OperationError {
+	return transport.NewError("", transport.PhaseTeardown, transport.CodeSessionEnded, transport.RetryNever, transport.NotAttempted, "the client is closed")
 }
 
 func (c *Conn) breakProtocol(msg string, cause error) {
-	c.fail(NewError("", PhaseExecute, CodeProtocolError, RetryUnsafe, Unknown, "%s", msg).WithCause(cause))
+	c.fail(transport.NewError("", transport.PhaseExecute, transport.CodeProtocolError, transport.RetryUnsafe, transport.Unknown, "%s", msg).WithCause(cause))
 	go c.broken()
 }
 
 // fail marks the Conn dead (first cause wins) and fails every pending call.
-func (c *Conn) fail(oe *OperationError) {
+func (c *Conn) fail(oe *transport.OperationError) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dead != nil {
@@ -232,7 +231,7 @@ func (c *Conn) fail(oe *OperationError) {
 	close(c.deadCh)
 	for id, w := range c.pending {
 		delete(c.pending, id)
-		w.ch <- reply{frame: responseFrame{ID: id, Error: oe}}
+		w.ch <- reply{frame: transport.ResponseFrame{ID: id, Error: oe}}
 	}
 }
 
@@ -249,17 +248,17 @@ func (c *Conn) startClosing() (alive bool) {
 // frame is sent: ending the wait is not ending the remote work, the frame is. op is not
 // validated again: the process boundary it entered through did that (transport.Validate),
 // and the worker's Serve checks what arrives.
-func (c *Conn) Call(ctx context.Context, op Operation, octx *OperationContext) (Result, error) {
+func (c *Conn) Call(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
 	name := op.OpName() // the caller validated op at its process boundary (Runtime.Call)
-	request, err := resolveTimeout(name, requestBudgetOf(ctx))
+	request, err := transport.ResolveTimeout(name, transport.RequestBudgetOf(ctx))
 	if err != nil {
 		return nil, err
 	}
-	frame := requestFrame{V: Version, Op: name, Context: octx}
-	if requestBudgetOf(ctx) != 0 {
-		frame.TimeoutMs = timeoutMs(request)
+	frame := transport.RequestFrame{V: transport.Version, Op: name, Context: octx}
+	if transport.RequestBudgetOf(ctx) != 0 {
+		frame.TimeoutMs = transport.BudgetMillis(request)
 	}
-	deadline := deadlineFor(op, request)
+	deadline := transport.DeadlineFor(op, request)
 	id := strconv.FormatUint(c.next.Add(1), 10)
 	frame.ID = id
 	ch := make(chan reply, 1)
@@ -267,24 +266,24 @@ func (c *Conn) Call(ctx context.Context, op Operation, octx *OperationContext) (
 	if c.dead != nil {
 		dead := *c.dead
 		c.mu.Unlock()
-		dead.Operation, dead.MutationState, dead.Retry = name, NotAttempted, RetryNever
+		dead.Operation, dead.MutationState, dead.Retry = name, transport.NotAttempted, transport.RetryNever
 		dead.Message = "the worker is gone: " + dead.Message
 		return nil, &dead
 	}
-	c.pending[id] = &waiter{ch: ch, res: op.newResult()}
+	c.pending[id] = &waiter{ch: ch, res: transport.NewResult(op)}
 	c.mu.Unlock()
 
 	frame.Request, err = marshalCompact(op)
 	if err == nil {
-		err = c.w.WriteFrame(frame)
+		err = c.f.send(frame)
 	}
 	if err != nil {
 		c.forget(id)
 		var tooLarge *jsonl.FrameTooLargeError
 		if errors.As(err, &tooLarge) {
-			return nil, NewError(name, PhaseValidate, CodeInvalidRequest, RetryNever, NotAttempted, "request larger than %d bytes", tooLarge.Limit)
+			return nil, transport.NewError(name, transport.PhaseValidate, transport.CodeInvalidRequest, transport.RetryNever, transport.NotAttempted, "request larger than %d bytes", tooLarge.Limit)
 		}
-		return nil, NewError(name, PhaseDispatch, CodeWorkerCrashed, RetryNever, NotAttempted, "the request could not be written to the worker").WithCause(err)
+		return nil, transport.NewError(name, transport.PhaseDispatch, transport.CodeWorkerCrashed, transport.RetryNever, transport.NotAttempted, "the request could not be written to the worker").WithCause(err)
 	}
 
 	timer := time.NewTimer(deadline)
@@ -292,7 +291,7 @@ func (c *Conn) Call(ctx context.Context, op Operation, octx *OperationContext) (
 	select {
 	case rp := <-ch:
 		res, err := c.decode(op, rp)
-		if err == nil && SpecOf(op).EndsSession {
+		if err == nil && transport.SpecOf(op).EndsSession {
 			// The worker closes after this answer: a close from Close would race its exit.
 			c.mu.Lock()
 			c.answeredClose, c.closing = true, true
@@ -301,35 +300,35 @@ func (c *Conn) Call(ctx context.Context, op Operation, octx *OperationContext) (
 		return res, err
 	case <-timer.C:
 		c.abandon(id)
-		return nil, c.waitEnded(op, CodeTimeout, fmt.Sprintf("no response within the operation's deadline (%s: its budget and a margin)", deadline))
+		return nil, c.waitEnded(op, transport.CodeTimeout, fmt.Sprintf("no response within the operation's deadline (%s: its budget and a margin)", deadline))
 	case <-ctx.Done():
 		c.abandon(id)
-		code, msg := CodeCancelled, "the caller cancelled the request"
+		code, msg := transport.CodeCancelled, "the caller cancelled the request"
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			code, msg = CodeTimeout, "the caller's deadline passed"
+			code, msg = transport.CodeTimeout, "the caller's deadline passed"
 		}
 		return nil, c.waitEnded(op, code, msg)
 	}
 }
 
-func (c *Conn) waitEnded(op Operation, code Code, msg string) *OperationError {
+func (c *Conn) waitEnded(op transport.Operation, code transport.Code, msg string) *transport.OperationError {
 	if op.Mutates() {
-		return NewError(op.OpName(), PhaseExecute, code, RetryUnsafe, Unknown, "%s", msg)
+		return transport.NewError(op.OpName(), transport.PhaseExecute, code, transport.RetryUnsafe, transport.Unknown, "%s", msg)
 	}
-	return NewError(op.OpName(), PhaseExecute, code, RetrySafe, NotAttempted, "%s", msg)
+	return transport.NewError(op.OpName(), transport.PhaseExecute, code, transport.RetrySafe, transport.NotAttempted, "%s", msg)
 }
 
-func (c *Conn) decode(op Operation, rp reply) (Result, error) {
+func (c *Conn) decode(op transport.Operation, rp reply) (transport.Result, error) {
 	if rp.res != nil {
 		return rp.res, nil
 	}
 	rf := rp.frame
 	if rf.Error != nil {
 		oe := *rf.Error
-		if oe.Code == CodeWorkerCrashed || oe.Code == CodeProtocolError {
+		if oe.Code == transport.CodeWorkerCrashed || oe.Code == transport.CodeProtocolError {
 			oe.Operation = op.OpName()
 			if !op.Mutates() {
-				oe.MutationState, oe.Retry = NotAttempted, RetrySafe
+				oe.MutationState, oe.Retry = transport.NotAttempted, transport.RetrySafe
 			}
 		}
 		if oe.Operation == "" {
@@ -337,9 +336,9 @@ func (c *Conn) decode(op Operation, rp reply) (Result, error) {
 		}
 		return nil, &oe
 	}
-	res := op.newResult()
+	res := transport.NewResult(op)
 	if err := strictjson.Decode(rf.Result, res); err != nil {
-		return nil, NewError(op.OpName(), PhaseExecute, CodeProtocolError, RetryUnsafe, Unknown, "the worker's result does not match the operation").WithCause(err)
+		return nil, transport.NewError(op.OpName(), transport.PhaseExecute, transport.CodeProtocolError, transport.RetryUnsafe, transport.Unknown, "the worker's result does not match the operation").WithCause(err)
 	}
 	return res, nil
 }
@@ -353,7 +352,7 @@ func (c *Conn) forget(id string) {
 // abandon stops waiting for id and asks the worker to cancel it.
 func (c *Conn) abandon(id string) {
 	c.forget(id)
-	_ = c.w.WriteFrame(cancelFrame{V: Version, Cancel: id})
+	_ = c.f.sendCancel(id)
 }
 
 // Close asks the worker to close (bounded by the request budget) unless it is already gone,
@@ -364,7 +363,7 @@ func (c *Conn) Close() error {
 	c.closeOnce.Do(func() {
 		if c.startClosing() {
 			ctx, cancel := context.WithTimeout(context.Background(), budgets.Request().Default)
-			_, _ = c.Call(ctx, &Close{}, nil)
+			_, _ = c.Call(ctx, &transport.Close{}, nil)
 			cancel()
 		}
 		c.fail(errClosed())

@@ -1,4 +1,4 @@
-package transport
+package wire
 
 import (
 	"bufio"
@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fastbrowser/fastbrowser/transport/jsonl"
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // echoHandler is a fake peer for the codec: it answers reads with the tab it was asked
@@ -21,23 +21,23 @@ type echoHandler struct {
 	seen []string
 }
 
-func (h *echoHandler) Handle(ctx context.Context, op Operation, _ *OperationContext) (Result, error) {
+func (h *echoHandler) Handle(ctx context.Context, op transport.Operation, _ *transport.OperationContext) (transport.Result, error) {
 	h.mu.Lock()
 	h.seen = append(h.seen, op.OpName())
 	h.mu.Unlock()
 	switch r := op.(type) {
-	case *Read:
-		return &ReadResult{Tab: r.Tab, Text: "hello <b>"}, nil
-	case *Navigate:
+	case *transport.Read:
+		return &transport.ReadResult{Tab: r.Tab, Text: "hello <b>"}, nil
+	case *transport.Navigate:
 		if r.URL == "http://block/" {
 			<-ctx.Done()
-			return nil, NewError(OpNavigate, PhaseExecute, CodeCancelled, RetryUnsafe, Unknown, "cancelled")
+			return nil, transport.NewError(transport.OpNavigate, transport.PhaseExecute, transport.CodeCancelled, transport.RetryUnsafe, transport.Unknown, "cancelled")
 		}
-		return &NavigateResult{Tab: r.Tab, URL: r.URL, Status: 200, DocumentID: "doc-1"}, nil
-	case *Assert:
-		return nil, NewError(OpAssert, PhaseVerify, CodeAssertionFailed, RetrySafe, NotAttempted, "text did not appear")
-	case *Close:
-		return &CloseResult{Closed: true}, nil
+		return &transport.NavigateResult{Tab: r.Tab, URL: r.URL, Status: 200, DocumentID: "doc-1"}, nil
+	case *transport.Assert:
+		return nil, transport.NewError(transport.OpAssert, transport.PhaseVerify, transport.CodeAssertionFailed, transport.RetrySafe, transport.NotAttempted, "text did not appear")
+	case *transport.Close:
+		return &transport.CloseResult{Closed: true}, nil
 	}
 	return nil, errors.New("raw internal detail that must not leak")
 }
@@ -55,7 +55,7 @@ func startPeer(t *testing.T, h Handler) *peer {
 
 func startPeerWith(t *testing.T, h Handler, opts ServerOptions) *peer {
 	t.Helper()
-	opts.Ready = ReadyInfo{Browser: "Fake/1"}
+	opts.Ready = transport.ReadyInfo{Browser: "Fake/1"}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	p := &peer{in: inW, out: bufio.NewReader(outR), done: make(chan error, 1)}
@@ -102,9 +102,9 @@ func (p *peer) line(t *testing.T) string {
 	return ""
 }
 
-func (p *peer) response(t *testing.T) responseFrame {
+func (p *peer) response(t *testing.T) transport.ResponseFrame {
 	t.Helper()
-	var rf responseFrame
+	var rf transport.ResponseFrame
 	l := p.line(t)
 	if err := json.Unmarshal([]byte(l), &rf); err != nil {
 		t.Fatalf("not a response frame: %s", l)
@@ -116,22 +116,22 @@ func TestServeAnswersAndRefuses(t *testing.T) {
 	p := startPeer(t, &echoHandler{})
 	cases := []struct {
 		name, line, id string
-		code           Code
+		code           transport.Code
 		path           string
 	}{
 		{"ok read", `{"v":1,"id":"1","op":"read","request":{"tab":"T"}}`, "1", "", ""},
-		{"malformed json", `{"v":1,"id":"2",`, "", CodeProtocolError, ""},
-		{"not an object", `[1,2]`, "", CodeProtocolError, ""},
-		{"wrong version", `{"v":2,"id":"3","op":"read"}`, "3", CodeInvalidRequest, "v"},
-		{"unknown op", `{"v":1,"id":"4","op":"evaluate","request":{}}`, "4", CodeInvalidRequest, "op"},
-		{"unknown field", `{"v":1,"id":"5","op":"navigate","request":{"url":"http://x/","URL":"y"}}`, "5", CodeInvalidRequest, "request"},
-		{"wrong type", `{"v":1,"id":"6","op":"navigate","request":{"url":7}}`, "6", CodeInvalidRequest, "request.url"},
-		{"duplicate key", `{"v":1,"id":"7","op":"read","op":"read"}`, "7", CodeInvalidRequest, ""},
-		{"missing url", `{"v":1,"id":"8","op":"navigate","request":{}}`, "8", CodeInvalidRequest, "request"},
-		{"bad assert kind", `{"v":1,"id":"9","op":"assert","request":{"kind":"html","value":"x"}}`, "9", CodeInvalidRequest, "request.kind"},
-		{"handler error keeps shape", `{"v":1,"id":"10","op":"assert","request":{"kind":"title","value":"x"}}`, "10", CodeAssertionFailed, ""},
-		{"internal error is generic", `{"v":1,"id":"11","op":"listTabs"}`, "11", CodeInternal, ""},
-		{"invalid utf8", "{\"v\":1,\"id\":\"12\",\"op\":\"read\",\"request\":{\"tab\":\"\xff\"}}", "", CodeProtocolError, ""},
+		{"malformed json", `{"v":1,"id":"2",`, "", transport.CodeProtocolError, ""},
+		{"not an object", `[1,2]`, "", transport.CodeProtocolError, ""},
+		{"wrong version", `{"v":2,"id":"3","op":"read"}`, "3", transport.CodeInvalidRequest, "v"},
+		{"unknown op", `{"v":1,"id":"4","op":"evaluate","request":{}}`, "4", transport.CodeInvalidRequest, "op"},
+		{"unknown field", `{"v":1,"id":"5","op":"navigate","request":{"url":"http://x/","URL":"y"}}`, "5", transport.CodeInvalidRequest, "request"},
+		{"wrong type", `{"v":1,"id":"6","op":"navigate","request":{"url":7}}`, "6", transport.CodeInvalidRequest, "request.url"},
+		{"duplicate key", `{"v":1,"id":"7","op":"read","op":"read"}`, "7", transport.CodeInvalidRequest, ""},
+		{"missing url", `{"v":1,"id":"8","op":"navigate","request":{}}`, "8", transport.CodeInvalidRequest, "request"},
+		{"bad assert kind", `{"v":1,"id":"9","op":"assert","request":{"kind":"html","value":"x"}}`, "9", transport.CodeInvalidRequest, "request.kind"},
+		{"handler error keeps shape", `{"v":1,"id":"10","op":"assert","request":{"kind":"title","value":"x"}}`, "10", transport.CodeAssertionFailed, ""},
+		{"internal error is generic", `{"v":1,"id":"11","op":"listTabs"}`, "11", transport.CodeInternal, ""},
+		{"invalid utf8", "{\"v\":1,\"id\":\"12\",\"op\":\"read\",\"request\":{\"tab\":\"\xff\"}}", "", transport.CodeProtocolError, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -141,7 +141,7 @@ func TestServeAnswersAndRefuses(t *testing.T) {
 				t.Errorf("id = %q, want %q", rf.ID, c.id)
 			}
 			if c.code == "" {
-				if rf.Error != nil || rf.Posture != PostureOK {
+				if rf.Error != nil || rf.Posture != transport.PostureOK {
 					t.Fatalf("unexpected error %+v", rf.Error)
 				}
 				return
@@ -180,7 +180,7 @@ func TestServeCancelFrameStopsRunningRequest(t *testing.T) {
 	p.send(t, `{"v":1,"id":"a","op":"navigate","request":{"url":"http://block/"}}`)
 	p.send(t, `{"v":1,"cancel":"a"}`)
 	rf := p.response(t)
-	if rf.ID != "a" || rf.Error == nil || rf.Error.Code != CodeCancelled {
+	if rf.ID != "a" || rf.Error == nil || rf.Error.Code != transport.CodeCancelled {
 		t.Fatalf("cancel: %+v", rf)
 	}
 }
@@ -203,8 +203,8 @@ func TestServeStopsAfterClose(t *testing.T) {
 }
 
 func TestDispatchIsTyped(t *testing.T) {
-	var c Caller = handlerCaller{&echoHandler{}}
-	res, err := Dispatch(context.Background(), c, Navigate{URL: "http://a.test/"})
+	var c transport.Caller = handlerCaller{&echoHandler{}}
+	res, err := transport.Dispatch(context.Background(), c, transport.Navigate{URL: "http://a.test/"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,30 +212,30 @@ func TestDispatchIsTyped(t *testing.T) {
 	if res.Status != 200 || res.URL != "http://a.test/" {
 		t.Fatalf("result %+v", res)
 	}
-	_, err = Dispatch(context.Background(), c, Assert{Kind: AssertTitle, Value: "x"})
-	if !errors.Is(err, ErrCode(CodeAssertionFailed)) {
+	_, err = transport.Dispatch(context.Background(), c, transport.Assert{Kind: transport.AssertTitle, Value: "x"})
+	if !errors.Is(err, transport.ErrCode(transport.CodeAssertionFailed)) {
 		t.Fatalf("errors.Is by code failed: %v", err)
 	}
 }
 
 type handlerCaller struct{ h Handler }
 
-func (hc handlerCaller) Call(ctx context.Context, op Operation, octx *OperationContext) (Result, error) {
+func (hc handlerCaller) Call(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
 	return hc.h.Handle(ctx, op, octx)
 }
 
 func TestErrorSurvivesTheWire(t *testing.T) {
-	oe := NewError("act", PhaseVerify, CodePostconditionFailed, RetryUnsafe, Unknown, "text %q did not appear within 3s", "Done")
+	oe := transport.NewError("act", transport.PhaseVerify, transport.CodePostconditionFailed, transport.RetryUnsafe, transport.Unknown, "text %q did not appear within 3s", "Done")
 	b, _ := json.Marshal(oe)
 	want := `{"operation":"act","phase":"verify","code":"postcondition_failed","message":"text \"Done\" did not appear within 3s","retry":"unsafe","mutationState":"unknown"}`
 	if string(b) != want {
 		t.Fatalf("wire form\n got %s\nwant %s", b, want)
 	}
-	var back OperationError
+	var back transport.OperationError
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
-	if !errors.Is(&back, ErrCode(CodePostconditionFailed)) || errors.Is(&back, ErrCode(CodeTimeout)) {
+	if !errors.Is(&back, transport.ErrCode(transport.CodePostconditionFailed)) || errors.Is(&back, transport.ErrCode(transport.CodeTimeout)) {
 		t.Fatal("errors.Is by code does not survive the wire")
 	}
 }
@@ -251,10 +251,8 @@ func FuzzServeLine(f *testing.F) {
 		var out strings.Builder
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel() // a lane a line starts stops at once, answering what it had queued
-		s := &server{w: newTestWriter(&out), h: &echoHandler{}, ctx: ctx, maxQueued: 4, lanes: map[string]chan *job{}, pending: map[string]*job{}, closed: make(chan struct{})}
+		s := &server{f: newFrameConn(nil, &out), h: &echoHandler{}, ctx: ctx, maxQueued: 4, lanes: map[string]chan *job{}, pending: map[string]*job{}, closed: make(chan struct{})}
 		s.handleLine(line) // must not panic; may enqueue
 		s.lanesRunning.Wait()
 	})
 }
-
-func newTestWriter(w io.Writer) *jsonl.Writer { return jsonl.NewWriter(w, jsonl.DefaultMaxLine) }

@@ -9,8 +9,8 @@ import (
 // Version is the protocol version every frame carries as "v".
 const Version = 1
 
-// requestFrame: {"v":1,"id":"7","op":"navigate","request":{...},"context":{...},"timeoutMs":15000}
-type requestFrame struct {
+// RequestFrame: {"v":1,"id":"7","op":"navigate","request":{...},"context":{...},"timeoutMs":15000}
+type RequestFrame struct {
 	V       int               `json:"v" required:"true"`
 	ID      string            `json:"id" required:"true"`
 	Op      string            `json:"op" required:"true"`
@@ -24,9 +24,9 @@ type requestFrame struct {
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 }
 
-// responseFrame: {"v":1,"id":"7","result":{...},"posture":"ok"} or with "error". ID is
+// ResponseFrame: {"v":1,"id":"7","result":{...},"posture":"ok"} or with "error". ID is
 // empty only for an error about a line whose id could not be read.
-type responseFrame struct {
+type ResponseFrame struct {
 	V       int             `json:"v" required:"true"`
 	ID      string          `json:"id,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
@@ -34,10 +34,10 @@ type responseFrame struct {
 	Posture Posture         `json:"posture,omitempty"`
 }
 
-// errorFrame is how Serve writes a failure: responseFrame's shape, whose error object also
+// ErrorFrame is how a server writes a failure (FailureFrame): ResponseFrame's shape, whose error object also
 // carries the failure evidence the runtime kept beside the error (see evidenceerror.go), as
 // {"error":{…,"evidence":[…],"evidenceUnavailable":[…]}}.
-type errorFrame struct {
+type ErrorFrame struct {
 	V       int       `json:"v" required:"true"`
 	ID      string    `json:"id,omitempty"`
 	Error   wireError `json:"error"`
@@ -51,14 +51,25 @@ type wireError struct {
 	EvidenceUnavailable []UnavailablePart `json:"evidenceUnavailable,omitempty"`
 }
 
-// cancelFrame: {"v":1,"cancel":"7"} asks the worker to stop request 7.
-type cancelFrame struct {
+// FailureFrame is the error frame for op's failure err on request id ("" when the id could
+// not be read): its *OperationError (internal when it is none), the evidence the runtime
+// kept beside it, and the posture its code gives. Every writer of error frames builds them
+// here, so a failure reads the same from a worker, a session server and a host call.
+func FailureFrame(id, op string, err error) ErrorFrame {
+	oe := AsOperationError(op, err)
+	evidence, unavailable := EvidenceOf(err)
+	return ErrorFrame{V: Version, ID: id, Posture: PostureOf(oe),
+		Error: wireError{OperationError: oe, Evidence: evidence, EvidenceUnavailable: unavailable}}
+}
+
+// CancelFrame: {"v":1,"cancel":"7"} asks the worker to stop request 7.
+type CancelFrame struct {
 	V      int    `json:"v" required:"true"`
 	Cancel string `json:"cancel" required:"true"`
 }
 
-// readyFrame: the worker's first line, {"v":1,"ready":{"protocol":1,"browser":"Chrome/…"}}.
-type readyFrame struct {
+// ReadyFrame: the worker's first line, {"v":1,"ready":{"protocol":1,"browser":"Chrome/…"}}.
+type ReadyFrame struct {
 	V     int       `json:"v" required:"true"`
 	Ready ReadyInfo `json:"ready" required:"true"`
 }
@@ -70,4 +81,4 @@ type ReadyInfo struct {
 }
 
 // maxIDLen bounds a request id so an error frame echoing it stays small.
-const maxIDLen = budgets.RequestIDBytes
+const MaxIDLen = budgets.RequestIDBytes

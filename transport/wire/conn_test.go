@@ -1,4 +1,4 @@
-package transport
+package wire
 
 import (
 	"bufio"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
 
@@ -87,10 +88,10 @@ func (p *pipeWorker) next(t *testing.T) string {
 }
 
 // request is the next frame the Conn wrote, which must be a request for op.
-func (p *pipeWorker) request(t *testing.T, op string) requestFrame {
+func (p *pipeWorker) request(t *testing.T, op string) transport.RequestFrame {
 	t.Helper()
 	f := p.next(t)
-	var rf requestFrame
+	var rf transport.RequestFrame
 	if err := strictjson.Decode([]byte(f), &rf); err != nil || rf.Op != op || rf.ID == "" {
 		t.Fatalf("want a %s request, got %s (%v)", op, f, err)
 	}
@@ -110,12 +111,12 @@ func (p *pipeWorker) closed(t *testing.T) (quiet bool) {
 }
 
 type callResult struct {
-	res Result
+	res transport.Result
 	err error
 }
 
 // start runs one call on its own goroutine.
-func start(ctx context.Context, c *Conn, op Operation) <-chan callResult {
+func start(ctx context.Context, c *Conn, op transport.Operation) <-chan callResult {
 	ch := make(chan callResult, 1)
 	go func() { res, err := c.Call(ctx, op, nil); ch <- callResult{res, err} }()
 	return ch
@@ -133,9 +134,9 @@ func await(t *testing.T, ch <-chan callResult) callResult {
 }
 
 // wantError checks err's code, mutation state, retry advice, operation and message.
-func wantError(t *testing.T, err error, code Code, ms MutationState, retry Retry, op, msg string) {
+func wantError(t *testing.T, err error, code transport.Code, ms transport.MutationState, retry transport.Retry, op, msg string) {
 	t.Helper()
-	var oe *OperationError
+	var oe *transport.OperationError
 	if !errors.As(err, &oe) || oe.Code != code || oe.MutationState != ms || oe.Retry != retry || oe.Operation != op || oe.Message != msg {
 		t.Fatalf("want %s/%s/%s %s %q, got %#v", code, ms, retry, op, msg, err)
 	}
@@ -164,16 +165,16 @@ func TestConnCrash(t *testing.T) {
 	} {
 		t.Run(tc.want, func(t *testing.T) {
 			c, p := dial(t, ConnOptions{Gone: tc.gone})
-			mutating := start(context.Background(), c, &CloseTab{Tab: "T"})
-			p.request(t, OpCloseTab)
-			readOnly := start(context.Background(), c, &ListTabs{})
-			p.request(t, OpListTabs)
+			mutating := start(context.Background(), c, &transport.CloseTab{Tab: "T"})
+			p.request(t, transport.OpCloseTab)
+			readOnly := start(context.Background(), c, &transport.ListTabs{})
+			p.request(t, transport.OpListTabs)
 			_ = p.out.Close()
-			wantError(t, await(t, mutating).err, CodeWorkerCrashed, Unknown, RetryUnsafe, OpCloseTab, tc.want)
-			wantError(t, await(t, readOnly).err, CodeWorkerCrashed, NotAttempted, RetrySafe, OpListTabs, tc.want)
+			wantError(t, await(t, mutating).err, transport.CodeWorkerCrashed, transport.Unknown, transport.RetryUnsafe, transport.OpCloseTab, tc.want)
+			wantError(t, await(t, readOnly).err, transport.CodeWorkerCrashed, transport.NotAttempted, transport.RetrySafe, transport.OpListTabs, tc.want)
 			wantDone(t, c)
-			_, err := c.Call(context.Background(), &CloseTab{Tab: "T"}, nil)
-			wantError(t, err, CodeWorkerCrashed, NotAttempted, RetryNever, OpCloseTab, "the worker is gone: "+tc.want)
+			_, err := c.Call(context.Background(), &transport.CloseTab{Tab: "T"}, nil)
+			wantError(t, err, transport.CodeWorkerCrashed, transport.NotAttempted, transport.RetryNever, transport.OpCloseTab, "the worker is gone: "+tc.want)
 			if err := c.Close(); err != nil {
 				t.Fatal(err)
 			}
@@ -189,21 +190,21 @@ func TestConnCrash(t *testing.T) {
 func TestConnTimeout(t *testing.T) {
 	c, p := dial(t, ConnOptions{})
 	// ListTabs has no budget of its own: the request budget is its deadline.
-	call := start(WithRequestBudget(context.Background(), time.Millisecond), c, &ListTabs{})
-	rf := p.request(t, OpListTabs)
+	call := start(transport.WithRequestBudget(context.Background(), time.Millisecond), c, &transport.ListTabs{})
+	rf := p.request(t, transport.OpListTabs)
 	if got, want := p.next(t), `{"v":1,"cancel":"`+rf.ID+`"}`; got != want {
 		t.Fatalf("cancel frame %s, want %s", got, want)
 	}
-	wantError(t, await(t, call).err, CodeTimeout, NotAttempted, RetrySafe, OpListTabs, "no response within the operation's deadline (1ms: its budget and a margin)")
+	wantError(t, await(t, call).err, transport.CodeTimeout, transport.NotAttempted, transport.RetrySafe, transport.OpListTabs, "no response within the operation's deadline (1ms: its budget and a margin)")
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()
-	call = start(ctx, c, &CloseTab{Tab: "T"})
-	rf = p.request(t, OpCloseTab)
+	call = start(ctx, c, &transport.CloseTab{Tab: "T"})
+	rf = p.request(t, transport.OpCloseTab)
 	if got, want := p.next(t), `{"v":1,"cancel":"`+rf.ID+`"}`; got != want {
 		t.Fatalf("cancel frame %s, want %s", got, want)
 	}
-	wantError(t, await(t, call).err, CodeTimeout, Unknown, RetryUnsafe, OpCloseTab, "the caller's deadline passed")
+	wantError(t, await(t, call).err, transport.CodeTimeout, transport.Unknown, transport.RetryUnsafe, transport.OpCloseTab, "the caller's deadline passed")
 }
 
 // TestConnCancel: cancelling the caller's context ends the wait with code cancelled and
@@ -211,13 +212,13 @@ func TestConnTimeout(t *testing.T) {
 func TestConnCancel(t *testing.T) {
 	c, p := dial(t, ConnOptions{})
 	ctx, cancel := context.WithCancel(context.Background())
-	call := start(ctx, c, &CloseTab{Tab: "T"})
-	rf := p.request(t, OpCloseTab)
+	call := start(ctx, c, &transport.CloseTab{Tab: "T"})
+	rf := p.request(t, transport.OpCloseTab)
 	cancel()
 	if got, want := p.next(t), `{"v":1,"cancel":"`+rf.ID+`"}`; got != want {
 		t.Fatalf("cancel frame %s, want %s", got, want)
 	}
-	wantError(t, await(t, call).err, CodeCancelled, Unknown, RetryUnsafe, OpCloseTab, "the caller cancelled the request")
+	wantError(t, await(t, call).err, transport.CodeCancelled, transport.Unknown, transport.RetryUnsafe, transport.OpCloseTab, "the caller cancelled the request")
 }
 
 // TestConnLateAnswer: an answer that arrives after its call was cancelled is dropped, and
@@ -225,21 +226,21 @@ func TestConnCancel(t *testing.T) {
 func TestConnLateAnswer(t *testing.T) {
 	c, p := dial(t, ConnOptions{})
 	ctx, cancel := context.WithCancel(context.Background())
-	call := start(ctx, c, &ListTabs{})
-	first := p.request(t, OpListTabs)
+	call := start(ctx, c, &transport.ListTabs{})
+	first := p.request(t, transport.OpListTabs)
 	cancel()
 	p.next(t) // the cancel frame
-	wantError(t, await(t, call).err, CodeCancelled, NotAttempted, RetrySafe, OpListTabs, "the caller cancelled the request")
+	wantError(t, await(t, call).err, transport.CodeCancelled, transport.NotAttempted, transport.RetrySafe, transport.OpListTabs, "the caller cancelled the request")
 
-	call = start(context.Background(), c, &ListTabs{})
-	second := p.request(t, OpListTabs)
+	call = start(context.Background(), c, &transport.ListTabs{})
+	second := p.request(t, transport.OpListTabs)
 	if second.ID == first.ID {
 		t.Fatalf("the second call reused id %s", first.ID)
 	}
 	p.send(t, `{"v":1,"id":"`+first.ID+`","result":{"tabs":[{"tab":"T","url":"","title":"late"}],"selected":"T"},"posture":"ok"}`+"\n")
 	p.send(t, `{"v":1,"id":"`+second.ID+`","result":{"tabs":[{"tab":"T","url":"","title":"second"}],"selected":"T"},"posture":"ok"}`+"\n")
 	r := await(t, call)
-	if lt, ok := r.res.(*ListTabsResult); r.err != nil || !ok || len(lt.Tabs) != 1 || lt.Tabs[0].Title != "second" {
+	if lt, ok := r.res.(*transport.ListTabsResult); r.err != nil || !ok || len(lt.Tabs) != 1 || lt.Tabs[0].Title != "second" {
 		t.Fatalf("second call got %#v %v", r.res, r.err)
 	}
 }
@@ -265,16 +266,16 @@ func TestConnBrokenStream(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			broken := make(chan struct{})
 			c, p := dial(t, ConnOptions{Broken: func() { close(broken) }})
-			mutating := start(context.Background(), c, &CloseTab{Tab: "T"})
-			p.request(t, OpCloseTab)
-			readOnly := start(context.Background(), c, &ListTabs{})
-			p.request(t, OpListTabs)
+			mutating := start(context.Background(), c, &transport.CloseTab{Tab: "T"})
+			p.request(t, transport.OpCloseTab)
+			readOnly := start(context.Background(), c, &transport.ListTabs{})
+			p.request(t, transport.OpListTabs)
 			p.send(t, tc.output)
 			if tc.end {
 				_ = p.out.Close()
 			}
-			wantError(t, await(t, mutating).err, CodeProtocolError, Unknown, RetryUnsafe, OpCloseTab, tc.want)
-			wantError(t, await(t, readOnly).err, CodeProtocolError, NotAttempted, RetrySafe, OpListTabs, tc.want)
+			wantError(t, await(t, mutating).err, transport.CodeProtocolError, transport.Unknown, transport.RetryUnsafe, transport.OpCloseTab, tc.want)
+			wantError(t, await(t, readOnly).err, transport.CodeProtocolError, transport.NotAttempted, transport.RetrySafe, transport.OpListTabs, tc.want)
 			wantDone(t, c)
 			select {
 			case <-broken:
@@ -299,17 +300,17 @@ func TestConnNotReady(t *testing.T) {
 		end          bool // the output ends after it; otherwise the worker stays silent
 		ctx          context.Context
 		ready        time.Duration
-		code         Code
+		code         transport.Code
 		msg          string
 	}{
-		{"a response first", `{"v":1,"id":"1","result":{}}` + "\n", true, bg, 0, CodeProtocolError, notV1},
-		{"protocol 2", `{"v":1,"ready":{"protocol":2,"browser":"Fake/1"}}` + "\n", true, bg, 0, CodeProtocolError, notV1},
-		{"garbage", "Segmentation fault\n", true, bg, 0, CodeProtocolError, notV1},
-		{"nothing", "", true, bg, 0, CodeLaunchFailed, ended},
-		{"torn ready", `{"v":1,"ready":{"proto`, true, bg, 0, CodeLaunchFailed, ended},
-		{"silent past the bound", "", false, bg, time.Millisecond, CodeLaunchFailed, "the worker was not ready within 1ms"},
-		{"cancelled", "", false, cancelled, 0, CodeCancelled, "cancelled while the worker started"},
-		{"bound over the ceiling", "", false, bg, budgets.WorkerReady().Ceiling + time.Second, CodeBudgetExceeded, "workerReady budget of 6s is over its ceiling of 5s"},
+		{"a response first", `{"v":1,"id":"1","result":{}}` + "\n", true, bg, 0, transport.CodeProtocolError, notV1},
+		{"protocol 2", `{"v":1,"ready":{"protocol":2,"browser":"Fake/1"}}` + "\n", true, bg, 0, transport.CodeProtocolError, notV1},
+		{"garbage", "Segmentation fault\n", true, bg, 0, transport.CodeProtocolError, notV1},
+		{"nothing", "", true, bg, 0, transport.CodeLaunchFailed, ended},
+		{"torn ready", `{"v":1,"ready":{"proto`, true, bg, 0, transport.CodeLaunchFailed, ended},
+		{"silent past the bound", "", false, bg, time.Millisecond, transport.CodeLaunchFailed, "the worker was not ready within 1ms"},
+		{"cancelled", "", false, cancelled, 0, transport.CodeCancelled, "cancelled while the worker started"},
+		{"bound over the ceiling", "", false, bg, budgets.WorkerReady().Ceiling + time.Second, transport.CodeBudgetExceeded, "workerReady budget of 6s is over its ceiling of 5s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, r, w := newPipeWorker(t)
@@ -320,7 +321,7 @@ func TestConnNotReady(t *testing.T) {
 			if c != nil {
 				t.Fatal("a Conn for a worker that is not ready")
 			}
-			wantError(t, err, tc.code, NotAttempted, RetryNever, "", tc.msg)
+			wantError(t, err, tc.code, transport.NotAttempted, transport.RetryNever, "", tc.msg)
 			if !p.closed(t) {
 				t.Fatal("the Conn wrote to a worker that was not ready")
 			}
@@ -337,7 +338,7 @@ func TestConnClose(t *testing.T) {
 			c, p := dial(t, ConnOptions{Gone: func() string { return "must not be used after Close" }})
 			closed := make(chan error, 1)
 			go func() { closed <- c.Close() }()
-			rf := p.request(t, OpClose)
+			rf := p.request(t, transport.OpClose)
 			if answer {
 				p.send(t, `{"v":1,"id":"`+rf.ID+`","result":{"closed":true},"posture":"ok"}`+"\n")
 			}
@@ -349,8 +350,8 @@ func TestConnClose(t *testing.T) {
 				t.Fatal(err)
 			}
 			wantDone(t, c)
-			_, err := c.Call(context.Background(), &ListTabs{}, nil)
-			wantError(t, err, CodeSessionEnded, NotAttempted, RetryNever, OpListTabs, "the worker is gone: the client is closed")
+			_, err := c.Call(context.Background(), &transport.ListTabs{}, nil)
+			wantError(t, err, transport.CodeSessionEnded, transport.NotAttempted, transport.RetryNever, transport.OpListTabs, "the worker is gone: the client is closed")
 			if err := c.Close(); err != nil {
 				t.Fatalf("second Close: %v", err)
 			}
@@ -364,8 +365,8 @@ func TestConnClose(t *testing.T) {
 func TestConnCloseAfterAnsweredClose(t *testing.T) {
 	c, p := dial(t, ConnOptions{Gone: func() string { return "must not be used: the worker answered close" }})
 	called := make(chan error, 1)
-	go func() { _, err := c.Call(context.Background(), &Close{}, nil); called <- err }()
-	rf := p.request(t, OpClose)
+	go func() { _, err := c.Call(context.Background(), &transport.Close{}, nil); called <- err }()
+	rf := p.request(t, transport.OpClose)
 	p.send(t, `{"v":1,"id":"`+rf.ID+`","result":{"closed":true},"posture":"ok"}`+"\n")
 	if err := <-called; err != nil {
 		t.Fatal(err)
@@ -377,8 +378,8 @@ func TestConnCloseAfterAnsweredClose(t *testing.T) {
 	if !p.closed(t) {
 		t.Fatal("Close wrote a second close frame after the worker answered close")
 	}
-	_, err := c.Call(context.Background(), &ListTabs{}, nil)
-	wantError(t, err, CodeSessionEnded, NotAttempted, RetryNever, OpListTabs, "the worker is gone: the client is closed")
+	_, err := c.Call(context.Background(), &transport.ListTabs{}, nil)
+	wantError(t, err, transport.CodeSessionEnded, transport.NotAttempted, transport.RetryNever, transport.OpListTabs, "the worker is gone: the client is closed")
 }
 
 // TestConnResultNotTheOperations: a well-formed response whose result does not fit the call's
@@ -387,16 +388,16 @@ func TestConnCloseAfterAnsweredClose(t *testing.T) {
 // it must leave to the plain decode.
 func TestConnResultNotTheOperations(t *testing.T) {
 	c, p := dial(t, ConnOptions{})
-	call := start(context.Background(), c, &ListTabs{})
-	rf := p.request(t, OpListTabs)
+	call := start(context.Background(), c, &transport.ListTabs{})
+	rf := p.request(t, transport.OpListTabs)
 	p.send(t, `{"v":1,"id":"`+rf.ID+`","result":{"closed":true},"posture":"ok"}`+"\n")
-	wantError(t, await(t, call).err, CodeProtocolError, Unknown, RetryUnsafe, OpListTabs, "the worker's result does not match the operation")
+	wantError(t, await(t, call).err, transport.CodeProtocolError, transport.Unknown, transport.RetryUnsafe, transport.OpListTabs, "the worker's result does not match the operation")
 
-	call = start(context.Background(), c, &ListTabs{})
-	rf = p.request(t, OpListTabs)
+	call = start(context.Background(), c, &transport.ListTabs{})
+	rf = p.request(t, transport.OpListTabs)
 	p.send(t, `{"v":1,"id":"`+rf.ID+`","result":{"tabs":[{"tab":"T","url":"u","title":"\u00e9 <&>"}],"selected":"T"},"posture":"ok"}`+"\n")
 	r := await(t, call)
-	if lt, ok := r.res.(*ListTabsResult); r.err != nil || !ok || len(lt.Tabs) != 1 || lt.Tabs[0].Title != "é <&>" || lt.Selected != "T" {
+	if lt, ok := r.res.(*transport.ListTabsResult); r.err != nil || !ok || len(lt.Tabs) != 1 || lt.Tabs[0].Title != "é <&>" || lt.Selected != "T" {
 		t.Fatalf("the next call got %#v %v", r.res, r.err)
 	}
 }

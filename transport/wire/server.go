@@ -1,4 +1,4 @@
-package transport
+package wire
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/jsonl"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 	"github.com/fastbrowser/fastbrowser/transport/textclip"
@@ -20,12 +21,12 @@ import (
 // Handler executes decoded, validated operations. Serve calls it for one request at a time,
 // in arrival order (per session with ServerOptions.SessionLanes); ctx ends when the request is cancelled or the server stops.
 type Handler interface {
-	Handle(ctx context.Context, op Operation, octx *OperationContext) (Result, error)
+	Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error)
 }
 
 // ServerOptions configures Serve.
 type ServerOptions struct {
-	Ready ReadyInfo
+	Ready transport.ReadyInfo
 	// MaxQueued bounds requests waiting behind the running one; past it a request is
 	// refused with session_busy (0 means 64).
 	MaxQueued int
@@ -47,7 +48,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Handler, opts Ser
 		opts.MaxQueued = 64
 	}
 	s := &server{
-		w:         jsonl.NewWriter(out, jsonl.DefaultMaxLine),
+		f:         newFrameConn(in, out),
 		h:         h,
 		maxQueued: opts.MaxQueued,
 		byLane:    opts.SessionLanes,
@@ -56,8 +57,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Handler, opts Ser
 		pending:   map[string]*job{},
 		closed:    make(chan struct{}),
 	}
-	opts.Ready.Protocol = Version
-	if err := s.w.WriteFrame(readyFrame{V: Version, Ready: opts.Ready}); err != nil {
+	if err := s.f.sendReady(opts.Ready); err != nil {
 		return err
 	}
 	ctx, stop := context.WithCancel(ctx)
@@ -67,7 +67,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Handler, opts Ser
 	defer func() { <-execDone }()
 
 	lines := make(chan error, 1)
-	go func() { lines <- s.readLoop(ctx, jsonl.NewReader(in, jsonl.DefaultMaxLine)) }()
+	go func() { lines <- s.readLoop(ctx) }()
 	var err error
 	select {
 	case err = <-lines:
@@ -91,16 +91,16 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Handler, opts Ser
 
 type job struct {
 	id     string
-	owner  Owner // the frame's session and task (a multi-session host's)
-	op     Operation
-	octx   *OperationContext
+	owner  transport.Owner // the frame's session and task (a multi-session host's)
+	op     transport.Operation
+	octx   *transport.OperationContext
 	budget time.Duration // the frame's timeoutMs; 0: none given
 	ctx    context.Context
 	cancel context.CancelFunc
 }
 
 type server struct {
-	w         *jsonl.Writer
+	f         *frameConn
 	h         Handler
 	ctx       context.Context
 	maxQueued int
@@ -122,18 +122,18 @@ type server struct {
 	queueShut bool
 }
 
-func (s *server) readLoop(ctx context.Context, r *jsonl.Reader) error {
+func (s *server) readLoop(ctx context.Context) error {
 	for {
-		line, err := r.ReadLine()
+		line, err := s.f.readLine()
 		var tooLong *jsonl.LineTooLongError
 		var torn *jsonl.TornFrameError
 		switch {
 		case errors.As(err, &tooLong):
-			s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted,
+			s.replyError("", transport.NewError("", transport.PhaseValidate, transport.CodeProtocolError, transport.RetryNever, transport.NotAttempted,
 				"line %d is longer than %d bytes and was discarded", tooLong.Line, tooLong.Limit))
 			continue
 		case errors.As(err, &torn):
-			s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted,
+			s.replyError("", transport.NewError("", transport.PhaseValidate, transport.CodeProtocolError, transport.RetryNever, transport.NotAttempted,
 				"input ended inside a frame on line %d", torn.Line))
 			continue
 		case err != nil:
@@ -162,36 +162,36 @@ func isBlank(b []byte) bool {
 // error frame can carry the id even when the rest of the frame is bad.
 func (s *server) handleLine(line []byte) {
 	if !utf8.Valid(line) {
-		s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted, "frame is not valid UTF-8"))
+		s.replyError("", transport.NewError("", transport.PhaseValidate, transport.CodeProtocolError, transport.RetryNever, transport.NotAttempted, "frame is not valid UTF-8"))
 		return
 	}
 	// gjson and the strict decoder recurse: the depth is checked first, iteratively, so no
 	// line within the size limit can overflow the stack.
 	if strictjson.CheckDepth(line) != nil {
-		s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted,
+		s.replyError("", transport.NewError("", transport.PhaseValidate, transport.CodeProtocolError, transport.RetryNever, transport.NotAttempted,
 			"frame nests arrays and objects more than %d levels deep and was not parsed", budgets.JSONNesting))
 		return
 	}
 	if !gjson.ValidBytes(line) {
-		s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted, "frame is not valid JSON"))
+		s.replyError("", transport.NewError("", transport.PhaseValidate, transport.CodeProtocolError, transport.RetryNever, transport.NotAttempted, "frame is not valid JSON"))
 		return
 	}
 	if !gjson.ParseBytes(line).IsObject() {
-		s.replyError("", NewError("", PhaseValidate, CodeProtocolError, RetryNever, NotAttempted, "frame is not a JSON object"))
+		s.replyError("", transport.NewError("", transport.PhaseValidate, transport.CodeProtocolError, transport.RetryNever, transport.NotAttempted, "frame is not a JSON object"))
 		return
 	}
 	idv := gjson.GetBytes(line, "id")
 	id := ""
-	if idv.Type == gjson.String && len(idv.Str) <= maxIDLen {
+	if idv.Type == gjson.String && len(idv.Str) <= transport.MaxIDLen {
 		id = idv.Str
 	}
 	opName := gjson.GetBytes(line, "op").Str
 	if v := gjson.GetBytes(line, "v"); v.Type != gjson.Number || v.Raw != "1" {
-		s.replyError(id, Invalid(opName, "v", "expected protocol version 1"))
+		s.replyError(id, transport.Invalid(opName, "v", "expected protocol version 1"))
 		return
 	}
 	if gjson.GetBytes(line, "cancel").Exists() {
-		var cf cancelFrame
+		var cf transport.CancelFrame
 		if err := strictjson.Decode(line, &cf); err != nil {
 			s.replyError("", frameError(opName, err))
 			return
@@ -199,18 +199,18 @@ func (s *server) handleLine(line []byte) {
 		s.cancel(cf.Cancel)
 		return
 	}
-	var rf requestFrame
+	var rf transport.RequestFrame
 	if err := strictjson.Decode(line, &rf); err != nil {
 		s.replyError(id, frameError(opName, err))
 		return
 	}
-	if rf.ID == "" || len(rf.ID) > maxIDLen {
-		s.replyError("", Invalid(rf.Op, "id", "expected a non-empty string of at most %d bytes", maxIDLen))
+	if rf.ID == "" || len(rf.ID) > transport.MaxIDLen {
+		s.replyError("", transport.Invalid(rf.Op, "id", "expected a non-empty string of at most %d bytes", transport.MaxIDLen))
 		return
 	}
-	op, ok := NewOperation(rf.Op)
-	if !ok || SpecOf(op).Internal && !s.internal {
-		s.replyError(rf.ID, Invalid(rf.Op, "op", "unknown operation %q", textclip.Clip(rf.Op, 64)))
+	op, ok := transport.NewOperation(rf.Op)
+	if !ok || transport.SpecOf(op).Internal && !s.internal {
+		s.replyError(rf.ID, transport.Invalid(rf.Op, "op", "unknown operation %q", textclip.Clip(rf.Op, 64)))
 		return
 	}
 	raw := rf.Request
@@ -221,28 +221,28 @@ func (s *server) handleLine(line []byte) {
 		s.replyError(rf.ID, frameError(rf.Op, err))
 		return
 	}
-	if err := Validate(op); err != nil {
+	if err := transport.Validate(op); err != nil {
 		s.replyFailure(rf.ID, rf.Op, err)
 		return
 	}
 	var budget time.Duration
 	if rf.TimeoutMs != 0 {
 		var err error
-		if budget, err = resolveTimeout(rf.Op, time.Duration(rf.TimeoutMs)*time.Millisecond); err != nil {
-			s.replyError(rf.ID, AsOperationError(rf.Op, err))
+		if budget, err = transport.ResolveTimeout(rf.Op, time.Duration(rf.TimeoutMs)*time.Millisecond); err != nil {
+			s.replyError(rf.ID, transport.AsOperationError(rf.Op, err))
 			return
 		}
 	}
-	s.enqueue(&job{id: rf.ID, op: op, octx: rf.Context, budget: budget, owner: Owner{Session: rf.Session, Task: rf.Task}})
+	s.enqueue(&job{id: rf.ID, op: op, octx: rf.Context, budget: budget, owner: transport.Owner{Session: rf.Session, Task: rf.Task}})
 }
 
 // frameError turns a strict-decoding refusal into invalid_request with the JSON path.
-func frameError(op string, err error) *OperationError {
+func frameError(op string, err error) *transport.OperationError {
 	var se *strictjson.Error
 	if errors.As(err, &se) {
-		return Invalid(op, se.Path, "%s", se.Message)
+		return transport.Invalid(op, se.Path, "%s", se.Message)
 	}
-	return Invalid(op, "", "malformed frame")
+	return transport.Invalid(op, "", "malformed frame")
 }
 
 func (s *server) enqueue(j *job) {
@@ -251,12 +251,12 @@ func (s *server) enqueue(j *job) {
 		s.mu.Unlock()
 		// No id on this refusal: a frame with that id is the in-flight request's answer,
 		// which the parent still gets, once.
-		s.replyError("", Invalid(j.op.OpName(), "id", "request id %q is already in flight; this request was not queued", j.id))
+		s.replyError("", transport.Invalid(j.op.OpName(), "id", "request id %q is already in flight; this request was not queued", j.id))
 		return
 	}
 	if s.queueShut {
 		s.mu.Unlock()
-		s.replyError(j.id, NewError(j.op.OpName(), PhaseDispatch, CodeSessionEnded, RetryNever, NotAttempted, "the session is closing"))
+		s.replyError(j.id, transport.NewError(j.op.OpName(), transport.PhaseDispatch, transport.CodeSessionEnded, transport.RetryNever, transport.NotAttempted, "the session is closing"))
 		return
 	}
 	j.ctx, j.cancel = context.WithCancel(context.Background())
@@ -267,7 +267,7 @@ func (s *server) enqueue(j *job) {
 	default:
 		s.mu.Unlock()
 		j.cancel()
-		s.replyError(j.id, NewError(j.op.OpName(), PhaseDispatch, CodeSessionBusy, RetrySafe, NotAttempted, "too many requests queued"))
+		s.replyError(j.id, transport.NewError(j.op.OpName(), transport.PhaseDispatch, transport.CodeSessionBusy, transport.RetrySafe, transport.NotAttempted, "too many requests queued"))
 	}
 }
 
@@ -334,7 +334,7 @@ func (s *server) execute(ctx context.Context, key string, queue chan *job) {
 		s.run(ctx, j)
 		// A close ends one session's connection; a multi-session host refuses it, and one
 		// task's close must not end every other task's sessions.
-		if SpecOf(j.op).EndsSession && !s.byLane {
+		if transport.SpecOf(j.op).EndsSession && !s.byLane {
 			s.mu.Lock()
 			s.queueShut = true
 			s.mu.Unlock()
@@ -370,7 +370,7 @@ func (s *server) drainQueue(queue chan *job) {
 			if !ok {
 				return
 			}
-			s.finish(j, nil, NewError(j.op.OpName(), PhaseDispatch, CodeSessionEnded, RetryNever, NotAttempted, "the session ended before this request ran"))
+			s.finish(j, nil, transport.NewError(j.op.OpName(), transport.PhaseDispatch, transport.CodeSessionEnded, transport.RetryNever, transport.NotAttempted, "the session ended before this request ran"))
 		default:
 			return
 		}
@@ -379,17 +379,17 @@ func (s *server) drainQueue(queue chan *job) {
 
 func (s *server) run(ctx context.Context, j *job) {
 	if j.ctx.Err() != nil {
-		s.finish(j, nil, NewError(j.op.OpName(), PhaseDispatch, CodeCancelled, RetrySafe, NotAttempted, "cancelled before it started"))
+		s.finish(j, nil, transport.NewError(j.op.OpName(), transport.PhaseDispatch, transport.CodeCancelled, transport.RetrySafe, transport.NotAttempted, "cancelled before it started"))
 		return
 	}
 	// The request ends with its cancel frame (j.ctx) or with the server (ctx).
 	rctx, stop := context.WithCancel(j.ctx)
 	defer stop()
 	if j.budget > 0 {
-		rctx = WithRequestBudget(rctx, j.budget)
+		rctx = transport.WithRequestBudget(rctx, j.budget)
 	}
-	if j.owner != (Owner{}) {
-		rctx = WithOwner(rctx, j.owner)
+	if j.owner != (transport.Owner{}) {
+		rctx = transport.WithOwner(rctx, j.owner)
 	}
 	unhook := context.AfterFunc(ctx, stop)
 	defer unhook()
@@ -399,17 +399,17 @@ func (s *server) run(ctx context.Context, j *job) {
 
 // handle calls the handler and turns a panic into an internal error, so one bad request
 // never takes the server (and every other request) down with it.
-func (s *server) handle(ctx context.Context, j *job) (res Result, err error) {
+func (s *server) handle(ctx context.Context, j *job) (res transport.Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			res, err = nil, NewError(j.op.OpName(), PhaseExecute, CodeInternal, RetryUnsafe, Unknown, "the worker failed while running the operation").
+			res, err = nil, transport.NewError(j.op.OpName(), transport.PhaseExecute, transport.CodeInternal, transport.RetryUnsafe, transport.Unknown, "the worker failed while running the operation").
 				WithCause(fmt.Errorf("panic: %v", p))
 		}
 	}()
 	return s.h.Handle(ctx, j.op, j.octx)
 }
 
-func (s *server) finish(j *job, res Result, err error) {
+func (s *server) finish(j *job, res transport.Result, err error) {
 	s.mu.Lock()
 	delete(s.pending, j.id)
 	s.mu.Unlock()
@@ -418,19 +418,18 @@ func (s *server) finish(j *job, res Result, err error) {
 		s.replyFailure(j.id, j.op.OpName(), err)
 		return
 	}
-	// The result is encoded once, straight into its frame (writeResult).
+	// The result is encoded once, straight into its frame (sendResult).
 	var encErr *jsonl.EncodeError
-	if err := writeResult(s.w, j.id, res); errors.As(err, &encErr) {
-		s.replyError(j.id, NewError(j.op.OpName(), PhaseExecute, CodeInternal, RetryNever, Unknown, "result could not be encoded"))
+	if err := s.f.sendResult(j.id, res); errors.As(err, &encErr) {
+		s.replyError(j.id, transport.NewError(j.op.OpName(), transport.PhaseExecute, transport.CodeInternal, transport.RetryNever, transport.Unknown, "result could not be encoded"))
 	}
 }
 
-func (s *server) replyError(id string, oe *OperationError) { s.replyFailure(id, oe.Operation, oe) }
+func (s *server) replyError(id string, oe *transport.OperationError) {
+	s.replyFailure(id, oe.Operation, oe)
+}
 
 // replyFailure writes op's failure with the evidence kept beside it, inside the error object.
 func (s *server) replyFailure(id, op string, err error) {
-	oe := AsOperationError(op, err)
-	evidence, unavailable := EvidenceOf(err)
-	_ = s.w.WriteFrame(errorFrame{V: Version, ID: id, Posture: PostureOf(oe),
-		Error: wireError{OperationError: oe, Evidence: evidence, EvidenceUnavailable: unavailable}})
+	_ = s.f.sendFailure(id, op, err)
 }

@@ -1,9 +1,11 @@
-package transport
+package wire
 
 import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // TestServeDuplicateIDRefusalHasNoID: a request reusing the id of one in flight is refused
@@ -19,13 +21,13 @@ func TestServeDuplicateIDRefusalHasNoID(t *testing.T) {
 	p.send(t, `{"v":1,"id":"x","op":"navigate","request":{"url":"http://block/"}}`) // runs until cancelled
 	p.send(t, `{"v":1,"id":"x","op":"read"}`)
 	rf := p.response(t)
-	if rf.ID != "" || rf.Error == nil || rf.Error.Code != CodeInvalidRequest || rf.Error.Path != "id" || !strings.Contains(rf.Error.Message, `"x"`) {
+	if rf.ID != "" || rf.Error == nil || rf.Error.Code != transport.CodeInvalidRequest || rf.Error.Path != "id" || !strings.Contains(rf.Error.Message, `"x"`) {
 		t.Fatalf("duplicate id refusal: id %q %+v", rf.ID, rf.Error)
 	}
 	// End the in-flight request; then a marker request shows the stream is past it.
 	p.send(t, `{"v":1,"cancel":"x"}`)
 	p.send(t, `{"v":1,"id":"after","op":"read"}`)
-	var forX []responseFrame
+	var forX []transport.ResponseFrame
 	for {
 		rf := p.response(t)
 		if rf.ID == "after" {
@@ -36,7 +38,7 @@ func TestServeDuplicateIDRefusalHasNoID(t *testing.T) {
 		}
 		forX = append(forX, rf)
 	}
-	if len(forX) != 1 || forX[0].Error == nil || forX[0].Error.Code != CodeCancelled || forX[0].Error.Operation != OpNavigate {
+	if len(forX) != 1 || forX[0].Error == nil || forX[0].Error.Code != transport.CodeCancelled || forX[0].Error.Operation != transport.OpNavigate {
 		t.Fatalf("in-flight request x got %d answers, want its own one (navigate, cancelled): %+v", len(forX), forX)
 	}
 }

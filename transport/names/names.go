@@ -1,11 +1,14 @@
-package transport
+// Package names holds the project's two name shapes, each defined once: ids and environment
+// variable names. It is a leaf: it imports nothing of ours, so every layer (the store, the
+// protocol, scenario files) checks a name the same way.
+package names
 
 import (
 	"regexp"
 	"sync"
 )
 
-// The two name shapes of the project, each defined once: ids (scenario and operation ids,
+// The two shapes: ids (scenario and operation ids,
 // run ids, the operation names evidence is filed under) and environment variable names
 // ({"env":NAME} references, a command's env keys).
 
@@ -22,7 +25,10 @@ func ValidID(s string) bool { return idPattern().MatchString(s) && s != "." && s
 func IDShaped(s string) bool { return idPattern().MatchString(s) }
 
 // envNamePattern is what an environment variable name may look like.
-var envNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`) })
+// EnvNamePattern is its regular expression (the schemas carry it).
+const EnvNamePattern = `^[A-Za-z_][A-Za-z0-9_]{0,127}$`
+
+var envNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(EnvNamePattern) })
 
 // ValidEnvName reports whether s is a usable environment variable name.
 func ValidEnvName(s string) bool { return envNamePattern().MatchString(s) }

@@ -1,4 +1,4 @@
-package transport
+package wire
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"io"
 	"sync"
 	"testing"
+
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // overlapHandler notes whether two requests ever ran at once. A navigate runs until it is
@@ -17,7 +19,7 @@ type overlapHandler struct {
 	started chan struct{}
 }
 
-func (h *overlapHandler) Handle(ctx context.Context, op Operation, _ *OperationContext) (Result, error) {
+func (h *overlapHandler) Handle(ctx context.Context, op transport.Operation, _ *transport.OperationContext) (transport.Result, error) {
 	h.mu.Lock()
 	h.running++
 	if h.running > 1 {
@@ -26,14 +28,14 @@ func (h *overlapHandler) Handle(ctx context.Context, op Operation, _ *OperationC
 	}
 	h.mu.Unlock()
 	defer func() { h.mu.Lock(); h.running--; h.mu.Unlock() }()
-	if _, ok := op.(*Navigate); ok {
+	if _, ok := op.(*transport.Navigate); ok {
 		select {
 		case <-ctx.Done():
 		case <-h.started:
 		}
-		return nil, NewError(OpNavigate, PhaseExecute, CodeCancelled, RetryUnsafe, Unknown, "cancelled")
+		return nil, transport.NewError(transport.OpNavigate, transport.PhaseExecute, transport.CodeCancelled, transport.RetryUnsafe, transport.Unknown, "cancelled")
 	}
-	return &ReadResult{Text: "x"}, nil
+	return &transport.ReadResult{Text: "x"}, nil
 }
 
 // A single session (serve without --binding-origin, the worker) runs every request in
@@ -58,9 +60,9 @@ func TestServeOneLaneWithoutSessionLanes(t *testing.T) {
 // hostHandler refuses close, as a multi-session host does.
 type hostHandler struct{ echoHandler }
 
-func (h *hostHandler) Handle(ctx context.Context, op Operation, octx *OperationContext) (Result, error) {
-	if _, ok := op.(*Close); ok {
-		return nil, Invalid(OpClose, "op", "a multi-session host is ended by closing the connection")
+func (h *hostHandler) Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
+	if _, ok := op.(*transport.Close); ok {
+		return nil, transport.Invalid(transport.OpClose, "op", "a multi-session host is ended by closing the connection")
 	}
 	return h.echoHandler.Handle(ctx, op, octx)
 }
@@ -70,7 +72,7 @@ func (h *hostHandler) Handle(ctx context.Context, op Operation, octx *OperationC
 func TestServeSessionLanesCloseEndsNothing(t *testing.T) {
 	p := startPeerWith(t, &hostHandler{}, ServerOptions{SessionLanes: true})
 	p.send(t, `{"v":1,"id":"c","session":"s1","task":"A","op":"close"}`)
-	if rf := p.response(t); rf.ID != "c" || rf.Error == nil || rf.Error.Code != CodeInvalidRequest {
+	if rf := p.response(t); rf.ID != "c" || rf.Error == nil || rf.Error.Code != transport.CodeInvalidRequest {
 		t.Fatalf("close: %+v; want invalid_request", rf)
 	}
 	for _, id := range []string{"r1", "r2"} { // the second after the close's lane has surely moved on
