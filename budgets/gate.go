@@ -2,7 +2,7 @@ package budgets
 
 import "time"
 
-// The browser's gate (runtime/cdpgate): the one DevTools connection of a browser fastbrowser
+// The browser's gate (runtime/internal/cdpgate): the one DevTools connection of a browser fastbrowser
 // launched, which every worker and attached client reaches it through.
 const (
 	// BrowserMessageBytes is the largest CDP message the gate carries either way (a

@@ -46,7 +46,7 @@ const (
 	ReadinessBackoffCap = 500 * time.Millisecond
 )
 
-// The egress proxy's network timeouts (runtime/egressproxy).
+// The egress proxy's network timeouts (runtime/internal/egressproxy).
 const (
 	// ProxyDial bounds one connection to an allowed destination, and its TLS handshake;
 	// through an upstream proxy, the dial to it and its answer to CONNECT together.

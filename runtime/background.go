@@ -5,7 +5,7 @@ import (
 	"net/url"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime/egressproxy"
+	"github.com/fastbrowser/fastbrowser/runtime/internal/egressproxy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 

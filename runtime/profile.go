@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
-	"github.com/fastbrowser/fastbrowser/runtime/egressproxy"
+	"github.com/fastbrowser/fastbrowser/runtime/internal/egressproxy"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 

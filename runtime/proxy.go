@@ -6,7 +6,7 @@ import (
 	"os"
 	"sync/atomic"
 
-	"github.com/fastbrowser/fastbrowser/runtime/egressproxy"
+	"github.com/fastbrowser/fastbrowser/runtime/internal/egressproxy"
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/policy"
 )

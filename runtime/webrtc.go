@@ -2,7 +2,7 @@ package runtime
 
 import (
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
-	"github.com/fastbrowser/fastbrowser/runtime/egressproxy"
+	"github.com/fastbrowser/fastbrowser/runtime/internal/egressproxy"
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/policy"
 )

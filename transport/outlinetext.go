@@ -6,7 +6,7 @@ import (
 )
 
 // OutlineText is the text form of an outline (ObserveResult.Text): one line per node, two
-// spaces of indent per level (worker/outline's package doc describes the format). The worker
+// spaces of indent per level (worker/internal/outline's package doc describes the format). The worker
 // renders a page's outline with it; the runtime renders what a model is shown.
 func OutlineText(nodes []OutlineNode, truncated bool) string {
 	var b strings.Builder

@@ -11,7 +11,7 @@ import (
 	cdpruntime "github.com/mafredri/cdp/protocol/runtime"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/worker/outline"
+	"github.com/fastbrowser/fastbrowser/worker/internal/outline"
 )
 
 //go:embed axplan.js

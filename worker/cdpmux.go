@@ -81,7 +81,7 @@ func dialMux(ctx context.Context, wsURL string) (*cdpMux, *rpcc.Conn, *cdp.Clien
 }
 
 // dialMuxFd is dialMux on the private socket the runtime handed the worker as file
-// descriptor fd: NUL-framed CDP to the gate of the browser it launched (runtime/cdpgate),
+// descriptor fd: NUL-framed CDP to the gate of the browser it launched (runtime/internal/cdpgate),
 // which serves the worker as a browser connection of its own.
 func dialMuxFd(ctx context.Context, fd int) (*cdpMux, *rpcc.Conn, *cdp.Client, error) {
 	f := os.NewFile(uintptr(fd), "cdp-socket")

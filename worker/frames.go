@@ -3,9 +3,10 @@ package worker
 import (
 	"context"
 	"errors"
-	"github.com/fastbrowser/fastbrowser/budgets"
 	"sort"
 	"sync"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"

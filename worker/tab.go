@@ -12,7 +12,7 @@ import (
 	"github.com/mafredri/cdp/protocol/target"
 	"github.com/mafredri/cdp/rpcc"
 
-	"github.com/fastbrowser/fastbrowser/worker/outline"
+	"github.com/fastbrowser/fastbrowser/worker/internal/outline"
 )
 
 // tab is one page target of the worker's browser context, with its own CDP session and

@@ -26,7 +26,7 @@ import (
 type Options struct {
 	CDPURL string // DevTools HTTP endpoint or browser websocket URL
 	// CDPFd is a file descriptor the worker inherited, its private socket to the gate of a
-	// browser the runtime launched (runtime/cdpgate: NUL-framed CDP); 0: use CDPURL.
+	// browser the runtime launched (runtime/internal/cdpgate: NUL-framed CDP); 0: use CDPURL.
 	CDPFd          int
 	AllowedOrigins []string           // base origin policy; empty means "*"
 	Subresources   string             // transport.SubresourcesFail (default) or SubresourcesReport

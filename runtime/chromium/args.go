@@ -29,7 +29,7 @@ func args(opts Options, profile string) []string {
 		"--disable-extensions",
 		"--mute-audio",
 		// DevTools on fds 3 and 4 only, never on a port: a port on 127.0.0.1 is open to every
-		// local user. The gate (runtime/cdpgate) owns the pipe and lets our workers in.
+		// local user. The gate (runtime/internal/cdpgate) owns the pipe and lets our workers in.
 		"--remote-debugging-pipe",
 		"--user-data-dir="+profile,
 		// No initial tab (≈110 ms saved): the runtime makes its own contexts and tabs, and

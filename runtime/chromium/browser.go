@@ -8,12 +8,12 @@ import (
 	"sync"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime/cdpgate"
+	"github.com/fastbrowser/fastbrowser/runtime/internal/cdpgate"
 	"github.com/fastbrowser/fastbrowser/runtime/process"
 )
 
 // Browser is a running Chromium owned by the caller, who must Close it. It listens on no
-// port: its DevTools pipe is its gate's (runtime/cdpgate), and clients come in through Serve,
+// port: its DevTools pipe is its gate's (runtime/internal/cdpgate), and clients come in through Serve,
 // Dial or, for someone attaching on purpose, WebSocketURL.
 type Browser struct {
 	proc    *process.Process

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
-	"github.com/fastbrowser/fastbrowser/runtime/cdpgate"
+	"github.com/fastbrowser/fastbrowser/runtime/internal/cdpgate"
 	"github.com/fastbrowser/fastbrowser/runtime/process"
 )
 

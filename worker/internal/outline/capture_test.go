@@ -15,7 +15,7 @@ import (
 	"github.com/mafredri/cdp/protocol/target"
 	"github.com/mafredri/cdp/rpcc"
 
-	"github.com/fastbrowser/fastbrowser/worker/outline"
+	"github.com/fastbrowser/fastbrowser/worker/internal/outline"
 )
 
 // tab is one page in its own browser context, reached over its own page websocket as the

@@ -10,7 +10,7 @@ import (
 	"github.com/mafredri/cdp/protocol/dom"
 
 	"github.com/fastbrowser/fastbrowser/transport"
-	"github.com/fastbrowser/fastbrowser/worker/outline"
+	"github.com/fastbrowser/fastbrowser/worker/internal/outline"
 )
 
 func build(frames []outline.Frame) outline.Outline { return outline.Build(frames, opts(nil)) }

@@ -9,7 +9,7 @@ import (
 // TestTargetRolesDocumented: docs/protocol.md's "Roles" note under act names every role an
 // act target can find and every alias Find applies, so the list cannot drift from the code.
 func TestTargetRolesDocumented(t *testing.T) {
-	raw, err := os.ReadFile("../../docs/protocol.md")
+	raw, err := os.ReadFile("../../../docs/protocol.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/scenarios/fixture"
-	"github.com/fastbrowser/fastbrowser/worker/outline"
+	"github.com/fastbrowser/fastbrowser/worker/internal/outline"
 )
 
 // BenchmarkBuildBig times Build alone on /big's AX tree, captured once from real Chromium,

@@ -14,7 +14,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenarios/fixture"
 	"github.com/fastbrowser/fastbrowser/transport"
-	"github.com/fastbrowser/fastbrowser/worker/outline"
+	"github.com/fastbrowser/fastbrowser/worker/internal/outline"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from real Chromium")

@@ -5,7 +5,7 @@ import (
 
 	"github.com/mafredri/cdp/protocol/dom"
 
-	"github.com/fastbrowser/fastbrowser/worker/outline"
+	"github.com/fastbrowser/fastbrowser/worker/internal/outline"
 )
 
 // TestLookupNearMiss: when nothing matches, Lookup names the element a person most likely
