@@ -10,6 +10,9 @@ const (
 	TabHandleBytes          = 128    // a tab handle: a short opaque string
 	TargetRefBytes          = 16     // an outline ref such as "e12"
 	TargetNameChars         = 500    // an act target's accessible name
+	TargetRoleBytes         = 64     // a locator's role
+	LocatorDepth            = 4      // within/has nested inside one another
+	LocatorMatches          = 1000   // elements one locator looks through (nth's range; more are not considered)
 	TypedTextChars          = 100000 // the literal text one act types
 	UploadFiles             = 32     // files one upload act sets
 	UploadPathBytes         = 4096   // one upload path

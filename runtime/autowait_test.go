@@ -19,7 +19,7 @@ func TestActWaitsForLateTarget(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/late"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Late button"}})
+	res, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Late button")}})
 	if err != nil || res.MutationState != transport.Verified {
 		t.Fatalf("click on the late button: %+v %v", res, err)
 	}
@@ -60,19 +60,19 @@ func TestActWaitEnds(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/covered"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Never there"}})
+	_, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Never there")}})
 	oe := wantCode(t, err, transport.CodeElementNotFound, transport.NotAttempted)
 	if want := `no button named "Never there" appeared within the action budget (3s)`; oe.Message != want {
 		t.Errorf("message %q, want %q", oe.Message, want)
 	}
 	// Found but never actionable (an overlay covers it): not_actionable, naming the wait.
 	short := transport.WithRequestBudget(bg, time.Second)
-	_, err = transport.Dispatch(short, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Covered button"}})
+	_, err = transport.Dispatch(short, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Covered button")}})
 	oe = wantCode(t, err, transport.CodeElementNotActionable, transport.NotAttempted)
 	if !strings.Contains(oe.Message, "is covered by another element") || !strings.HasSuffix(oe.Message, "; waited out the request budget (1s)") {
 		t.Errorf("message %q", oe.Message)
 	}
-	_, err = transport.Dispatch(short, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Never there"}})
+	_, err = transport.Dispatch(short, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Never there")}})
 	oe = wantCode(t, err, transport.CodeElementNotFound, transport.NotAttempted)
 	if want := `no button named "Never there" appeared within the request budget (1s)`; oe.Message != want {
 		t.Errorf("message %q, want %q", oe.Message, want)

@@ -73,7 +73,7 @@ func TestBrowserKilledDuringAct(t *testing.T) {
 		<-reached
 		_ = syscall.Kill(browserPid, syscall.SIGKILL)
 	}()
-	_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Freeze"}})
+	_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Freeze")}})
 	oe := wantCode(t, err, transport.CodeBrowserCrashed, transport.Unknown)
 	if oe.Retry != transport.RetryNever || oe.Operation != transport.OpAct {
 		t.Errorf("in-flight act: %+v", oe)
@@ -85,7 +85,7 @@ func TestBrowserKilledDuringAct(t *testing.T) {
 		}
 	}
 	later := []transport.Operation{&transport.Read{}, &transport.Observe{}, &transport.ListTabs{},
-		&transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Freeze"}},
+		&transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Freeze")}},
 		&transport.Navigate{URL: site.URL + "/"}}
 	for _, op := range later {
 		_, err := rt.Call(bg, op, nil)
@@ -135,7 +135,7 @@ func TestTabClosingItselfIsNotABrowserCrash(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Assert{Tab: popup, Kind: transport.AssertTitle, Value: "Closer"}); err != nil {
 		t.Fatal(err)
 	}
-	_, actErr := transport.Dispatch(bg, rt, transport.Act{Tab: popup, Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Close me"}})
+	_, actErr := transport.Dispatch(bg, rt, transport.Act{Tab: popup, Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Close me")}})
 	if errors.Is(actErr, transport.ErrCode(transport.CodeBrowserCrashed)) {
 		t.Fatalf("a tab closing itself was taken for a dead browser: %v", actErr)
 	}

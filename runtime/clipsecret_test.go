@@ -26,7 +26,7 @@ func openClip(t *testing.T) (transport.Caller, *artifacts.Store) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/clip"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: "Token"}, Text: transport.FromEnv("PORTAL_TOKEN")}); err != nil {
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: transport.Match("Token")}, Text: transport.FromEnv("PORTAL_TOKEN")}); err != nil {
 		t.Fatal(err)
 	}
 	return rt, store

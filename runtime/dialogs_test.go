@@ -21,7 +21,7 @@ import (
 // timeout error after its budget instead of the result checked here.
 
 func clickButton(name string) transport.Act {
-	return transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: name}}
+	return transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match(name)}}
 }
 
 func wantDialogs(t *testing.T, what string, got []transport.Dialog, want ...transport.Dialog) {
@@ -86,7 +86,7 @@ func TestDialogsAnsweredAndReported(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if res.MutationState != transport.Verified || res.Receipt.Name != c.act.Target.Name {
+		if res.MutationState != transport.Verified || res.Receipt.Name != c.act.Target.Name.String {
 			t.Fatalf("%s: act result %+v", c.name, res)
 		}
 		wantDialogs(t, c.name, res.Dialogs, c.dialog)
@@ -285,7 +285,7 @@ func TestDialogBeforeUnload(t *testing.T) {
 	wantDialogs(t, "reload", oe.Dialogs, unload(transport.DialogDismissed))
 	stillOnLeavePage("reload")
 
-	link := transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "link", Name: "Leave the page"}}
+	link := transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "link", Name: transport.Match("Leave the page")}}
 	res, err := transport.Dispatch(bg, rt, link)
 	if err != nil {
 		t.Fatal(err)
@@ -360,7 +360,7 @@ func echoSecret(t *testing.T, rt transport.Caller, site string) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site + "/dialogs"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: "Echo"}, Text: transport.FromEnv("FB_DIALOG_SECRET")}); err != nil {
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: transport.Match("Echo")}, Text: transport.FromEnv("FB_DIALOG_SECRET")}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -73,7 +73,7 @@ func TestDownloadKeptAndCapped(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/download/page"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := transport.Dispatch(bg, rt, transport.Download{Target: transport.Target{Role: "link", Name: "Monthly report"}})
+	res, err := transport.Dispatch(bg, rt, transport.Download{Target: transport.Target{Role: "link", Name: transport.Match("Monthly report")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestDownloadKeptAndCapped(t *testing.T) {
 	}
 
 	kept := runFiles(store)
-	_, err = transport.Dispatch(bg, rt, transport.Download{Target: transport.Target{Role: "link", Name: "Full archive"}})
+	_, err = transport.Dispatch(bg, rt, transport.Download{Target: transport.Target{Role: "link", Name: transport.Match("Full archive")}})
 	// Cancelled as it streamed: not read whole by the worker, nor refused only by the store.
 	if oe := transport.AsOperationError("", err); oe == nil || oe.Code != transport.CodeArtifactTooLarge || oe.Operation != transport.OpDownload || !strings.Contains(oe.Message, "cancelled") {
 		t.Fatalf("download over the limit: %v, want artifact_too_large, cancelled", err)
@@ -117,10 +117,10 @@ func TestDownloadKeptAndCapped(t *testing.T) {
 	// Outside a download call the browser's own behaviour is back: a download an act starts
 	// is not saved. The download call after it waits for its own file, by which time the
 	// act's (a few bytes) would long have been written.
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "link", Name: "Monthly report"}}); err != nil {
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "link", Name: transport.Match("Monthly report")}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := transport.Dispatch(bg, rt, transport.Download{Target: transport.Target{Role: "link", Name: "Monthly report"}}); err != nil {
+	if _, err := transport.Dispatch(bg, rt, transport.Download{Target: transport.Target{Role: "link", Name: transport.Match("Monthly report")}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, files := downloadDirs(t, tmp); len(files) != 0 {
@@ -147,7 +147,7 @@ func TestDownloadOffOriginRefused(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/download/page?to=" + canary.URL}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := transport.Dispatch(bg, rt, transport.Download{Target: transport.Target{Role: "link", Name: "Offsite report"}})
+	_, err := transport.Dispatch(bg, rt, transport.Download{Target: transport.Target{Role: "link", Name: transport.Match("Offsite report")}})
 	oe := transport.AsOperationError("", err)
 	if oe == nil || oe.Code != transport.CodeEgressDenied || len(oe.Blocked) == 0 || oe.Blocked[0].Origin != canary.URL {
 		t.Fatalf("download from another origin: %v, want egress_denied naming %s", err, canary.URL)
@@ -172,7 +172,7 @@ func TestDownloadThatNeverBegins(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/download/page"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := transport.Dispatch(bg, rt, transport.Download{Target: transport.Target{Role: "button", Name: "Does nothing"}, TimeoutMs: 1500})
+	_, err := transport.Dispatch(bg, rt, transport.Download{Target: transport.Target{Role: "button", Name: transport.Match("Does nothing")}, TimeoutMs: 1500})
 	if oe := transport.AsOperationError("", err); oe == nil || oe.Code != transport.CodeTimeout || oe.MutationState != transport.Unknown || !strings.Contains(oe.Message, "no download began") {
 		t.Fatalf("a click that downloads nothing: %v, want timeout", err)
 	}
@@ -188,7 +188,7 @@ func TestDownloadNeedsAStore(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/download/page"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := transport.Dispatch(bg, rt, transport.Download{Target: transport.Target{Role: "link", Name: "Monthly report"}})
+	_, err := transport.Dispatch(bg, rt, transport.Download{Target: transport.Target{Role: "link", Name: transport.Match("Monthly report")}})
 	oe := transport.AsOperationError("", err)
 	if oe == nil || oe.Code != transport.CodeInvalidRequest || oe.MutationState != transport.NotAttempted || !strings.Contains(oe.Message, "no artifact store") {
 		t.Fatalf("download without a store: %v, want invalid_request", err)

@@ -223,7 +223,7 @@ func TestEgressRefusedAtTheEdge(t *testing.T) {
 			nav, err := transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, v.vector, srv.URL)})
 			r.note(&nav, err)
 			if v.role != "" {
-				act, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: v.name}})
+				act, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: transport.Match(v.name)}})
 				r.note(&act, err)
 			}
 			// The refusal (a popup's, a WebSocket's) may come after the operation that caused
@@ -380,7 +380,7 @@ func TestEgressNarrowedAtTheEdge(t *testing.T) {
 			nav, err := transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, v.vector.vector, srv.URL)}, &narrow.Context)
 			r.note(&nav, err)
 			if v.role != "" {
-				act, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: v.name}}, &narrow.Context)
+				act, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: transport.Match(v.name)}}, &narrow.Context)
 				r.note(&act, err)
 			}
 			r.readUntil(rt, func(b []transport.Blocked) bool { return len(b) > 0 }, &narrow.Context)
@@ -417,7 +417,7 @@ func TestAnyBaseThroughTheProxy(t *testing.T) {
 				t.Fatal(err)
 			}
 			if v.role != "" {
-				if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: v.name}}); err != nil {
+				if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: transport.Match(v.name)}}); err != nil {
 					t.Fatal(err)
 				}
 			}

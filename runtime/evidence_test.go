@@ -45,7 +45,7 @@ func TestFailureEvidenceRedacted(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/echo"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, field := range []transport.Target{{Role: "textbox", Name: "Token"}, {Role: "textbox", Name: "Password"}} {
+	for _, field := range []transport.Target{{Role: "textbox", Name: transport.Match("Token")}, {Role: "textbox", Name: transport.Match("Password")}} {
 		res, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: field, Text: transport.FromEnv("PORTAL_TOKEN")})
 		if err != nil {
 			t.Fatalf("type into %s: %v", field.Name, err)

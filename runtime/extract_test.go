@@ -216,7 +216,7 @@ func TestExtractNeverSendsSecrets(t *testing.T) {
 		t.Run(provider, func(t *testing.T) {
 			t.Parallel()
 			rt, m := openShop(t, provider, extractCall(map[string]any{"name": "Blue Kettle", "price": 19.99}, map[string]string{"/name": "e1", "/price": "e1"}))
-			if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: "Note"}, Text: transport.FromEnv("PORTAL_TOKEN")}); err != nil {
+			if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: transport.Match("Note")}, Text: transport.FromEnv("PORTAL_TOKEN")}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := transport.Dispatch(bg, rt, transport.Assert{Kind: transport.AssertTextContains, Value: "You typed", Wait: "none"}); err != nil {

@@ -18,7 +18,7 @@ func TestOpenerKeepsFocus(t *testing.T) {
 	defer site.Close()
 	rt := runtimetest.Open(t)
 	popupFrom(t, rt, site.URL+"/popup", "Open popup")
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Open popup"}}); err != nil {
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Open popup")}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := transport.Dispatch(bg, rt, transport.WaitPopup{}); err != nil {

@@ -89,7 +89,7 @@ func TestSessionThroughGridEndpoint(t *testing.T) {
 	if got := rt.Enforcement(); !slices.Contains(got, "proxy") {
 		t.Errorf("enforcement %v: a loopback grid endpoint keeps the egress proxy", got)
 	}
-	typed, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: "Card number"}, Text: transport.Literal("4111-2222")})
+	typed, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: transport.Match("Card number")}, Text: transport.Literal("4111-2222")})
 	if err != nil || typed.MutationState != transport.Verified {
 		t.Fatalf("type into the frame: %+v %v", typed, err)
 	}

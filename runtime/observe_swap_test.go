@@ -20,10 +20,10 @@ func TestObserveWhileASubmitCommits(t *testing.T) {
 		if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/form"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := transport.Dispatch(bg, rt, transport.Act{Action: "type", Target: transport.Target{Role: "textbox", Name: "Username"}, Text: transport.Literal("bob")}); err != nil {
+		if _, err := transport.Dispatch(bg, rt, transport.Act{Action: "type", Target: transport.Target{Role: "textbox", Name: transport.Match("Username")}, Text: transport.Literal("bob")}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := transport.Dispatch(bg, rt, transport.Act{Action: "click", Target: transport.Target{Role: "button", Name: "Sign in"}}); err != nil {
+		if _, err := transport.Dispatch(bg, rt, transport.Act{Action: "click", Target: transport.Target{Role: "button", Name: transport.Match("Sign in")}}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := transport.Dispatch(bg, rt, transport.Observe{MaxNodes: 400}); err != nil {

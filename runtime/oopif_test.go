@@ -39,7 +39,7 @@ func TestActInOutOfProcessFrame(t *testing.T) {
 	if pay == "" {
 		t.Fatalf("no ref for the frame's Pay button:\n%s", ob.Text)
 	}
-	typed, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: "Card number"}, Text: transport.Literal("4111-2222")})
+	typed, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: transport.Match("Card number")}, Text: transport.Literal("4111-2222")})
 	if err != nil || typed.MutationState != transport.Verified {
 		t.Fatalf("type into the frame: %+v %v", typed, err)
 	}
@@ -89,7 +89,7 @@ func TestRedactionInOutOfProcessFrame(t *testing.T) {
 			t.Errorf("pixel %v over the frame's password field is %v, not masked", p, c)
 		}
 	}
-	for _, field := range []transport.Target{{Role: "textbox", Name: "Card PIN"}, {Role: "textbox", Name: "Card number"}} {
+	for _, field := range []transport.Target{{Role: "textbox", Name: transport.Match("Card PIN")}, {Role: "textbox", Name: transport.Match("Card number")}} {
 		if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: field, Text: transport.FromEnv("PORTAL_TOKEN")}); err != nil {
 			t.Fatalf("type into %s: %v", field.Name, err)
 		}

@@ -41,7 +41,7 @@ func popupFrom(t *testing.T, rt transport.Caller, page, button string) string {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: page}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: button}}); err != nil {
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match(button)}}); err != nil {
 		t.Fatal(err)
 	}
 	pop, err := transport.Dispatch(bg, rt, transport.WaitPopup{})
@@ -104,7 +104,7 @@ func TestActRefusals(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/covered"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Covered button"}})
+	_, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Covered button")}})
 	wantCode(t, err, transport.CodeElementNotActionable, transport.NotAttempted)
 	if n := runtimetest.Clicks(t, site.URL)["covered"]; n != 0 {
 		t.Fatalf("covered button was clicked %d times", n)
@@ -113,7 +113,7 @@ func TestActRefusals(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/covered?nooverlay=1"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Covered button"}})
+	res, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Covered button")}})
 	if err != nil || res.MutationState != transport.Verified {
 		t.Fatalf("uncovered click: %+v %v", res, err)
 	}
@@ -122,12 +122,12 @@ func TestActRefusals(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/delete"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Delete"}})
+	_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Delete")}})
 	oe := wantCode(t, err, transport.CodeElementAmbiguous, transport.NotAttempted)
 	if !strings.Contains(oe.Message, "2 elements") {
 		t.Errorf("ambiguity message %q", oe.Message)
 	}
-	_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Nope"}})
+	_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Nope")}})
 	wantCode(t, err, transport.CodeElementNotFound, transport.NotAttempted)
 
 	// A ref from before a navigation is stale.
@@ -165,26 +165,26 @@ func TestActControls(t *testing.T) {
 		}
 		return res
 	}
-	sel := do(transport.Act{Action: transport.ActSelect, Target: transport.Target{Role: "combobox", Name: "Country"}, Option: "Denmark"})
+	sel := do(transport.Act{Action: transport.ActSelect, Target: transport.Target{Role: "combobox", Name: transport.Match("Country")}, Option: "Denmark"})
 	if sel.Receipt.Option != "Denmark" {
 		t.Errorf("select receipt %+v", sel.Receipt)
 	}
-	do(transport.Act{Action: transport.ActSelect, Target: transport.Target{Role: "combobox", Name: "Country"}, Option: "no"}) // by value
-	chk := do(transport.Act{Action: transport.ActCheck, Target: transport.Target{Role: "checkbox", Name: "Subscribe"}})
+	do(transport.Act{Action: transport.ActSelect, Target: transport.Target{Role: "combobox", Name: transport.Match("Country")}, Option: "no"}) // by value
+	chk := do(transport.Act{Action: transport.ActCheck, Target: transport.Target{Role: "checkbox", Name: transport.Match("Subscribe")}})
 	if chk.Receipt.Checked != "true" {
 		t.Errorf("check receipt %+v", chk.Receipt)
 	}
-	do(transport.Act{Action: transport.ActUncheck, Target: transport.Target{Role: "checkbox", Name: "Accept terms"}})
-	do(transport.Act{Action: transport.ActCheck, Target: transport.Target{Role: "radio", Name: "Premium"}})
+	do(transport.Act{Action: transport.ActUncheck, Target: transport.Target{Role: "checkbox", Name: transport.Match("Accept terms")}})
+	do(transport.Act{Action: transport.ActCheck, Target: transport.Target{Role: "radio", Name: transport.Match("Premium")}})
 	ob := observe(t, rt)
 	if !strings.Contains(ob.Text, `selected="Norway"`) {
 		t.Errorf("outline does not show the new selection:\n%s", ob.Text)
 	}
-	_, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Disabled action"}})
+	_, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Disabled action")}})
 	wantCode(t, err, transport.CodeElementNotActionable, transport.NotAttempted)
-	_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActSelect, Target: transport.Target{Role: "combobox", Name: "Country"}, Option: "Atlantis"})
+	_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActSelect, Target: transport.Target{Role: "combobox", Name: transport.Match("Country")}, Option: "Atlantis"})
 	wantCode(t, err, transport.CodeElementNotFound, transport.NotAttempted)
-	save := do(transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Save"}})
+	save := do(transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Save")}})
 	if save.Receipt.Role != "button" || save.Receipt.Ref == "" {
 		t.Errorf("click receipt %+v", save.Receipt)
 	}
@@ -201,7 +201,7 @@ func TestPressAndUpload(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range []string{"a", "Enter", "ArrowDown"} {
-		res, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActPress, Target: transport.Target{Role: "textbox", Name: "Search"}, Key: k})
+		res, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActPress, Target: transport.Target{Role: "textbox", Name: transport.Match("Search")}, Key: k})
 		if err != nil || res.MutationState != transport.Verified || res.Receipt.Key != k {
 			t.Fatalf("press %s: %+v %v", k, res, err)
 		}
@@ -223,7 +223,7 @@ func TestPressAndUpload(t *testing.T) {
 		t.Fatal(err)
 	}
 	rel, _ := filepath.Rel(wd, inside)
-	res, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActUpload, Target: transport.Target{Role: "button", Name: "Document"}, Files: []string{rel}})
+	res, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActUpload, Target: transport.Target{Role: "button", Name: transport.Match("Document")}, Files: []string{rel}})
 	if err != nil {
 		// Chromium names file inputs differently across versions; fall back to the outline's ref.
 		ob := observe(t, rt)
@@ -250,7 +250,7 @@ func TestSecretTextNeverLeaves(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/controls"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: "Password"}, Text: transport.FromEnv("FB_TEST_SECRET")})
+	res, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: transport.Match("Password")}, Text: transport.FromEnv("FB_TEST_SECRET")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestSecretTextNeverLeaves(t *testing.T) {
 	if strings.Contains(string(raw), "hunter2") || *res.Receipt.TypedLength != len("hunter2-secret-value") {
 		t.Fatalf("result %s", raw)
 	}
-	_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: "Password"}, Text: transport.FromEnv("FB_TEST_UNSET_VAR")})
+	_, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: transport.Match("Password")}, Text: transport.FromEnv("FB_TEST_UNSET_VAR")})
 	oe := wantCode(t, err, transport.CodeInvalidRequest, transport.NotAttempted)
 	if oe.Path != "request.text.env" {
 		t.Errorf("path %q", oe.Path)
@@ -279,7 +279,7 @@ func TestWaitPopup(t *testing.T) {
 		t.Fatal(err)
 	}
 	// No popup yet: the wait is bounded.
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Open popup"}}); err != nil {
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Open popup")}}); err != nil {
 		t.Fatal(err)
 	}
 	// The popup opened before the wait; it is not lost.

@@ -41,7 +41,7 @@ func TestPopupsHeldAtStart(t *testing.T) {
 			var r reported
 			nav, err := transport.Dispatch(bg, rt, transport.Navigate{URL: fixture.EgressURL(site.URL, v.vector, srv.URL)})
 			r.note(&nav, err)
-			act, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: v.name}})
+			act, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: transport.Match(v.name)}})
 			r.note(&act, err)
 			// The popup's refused first request is reported by the click, or by a later read.
 			r.readUntil(rt, blockedOrigin(srv.URL))
@@ -111,7 +111,7 @@ func TestPopupsHeldAmongNeighbours(t *testing.T) {
 					return
 				}
 				var r reported
-				act, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: v.name}})
+				act, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: v.role, Name: transport.Match(v.name)}})
 				r.note(&act, err)
 				r.readUntil(rt, refused)
 				if n := canary.Connections(); n != 0 {

@@ -26,7 +26,7 @@ func TestViewport(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Assert{Kind: transport.AssertTextContains, Value: "size: 1024x640"}); err != nil {
 		t.Fatalf("first tab: %v", err)
 	}
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: "Open another"}}); err != nil {
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Open another")}}); err != nil {
 		t.Fatal(err)
 	}
 	popup, err := transport.Dispatch(bg, rt, transport.WaitPopup{})

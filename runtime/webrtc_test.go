@@ -33,7 +33,7 @@ func (p *rtcPage) note(res transport.Result, err error) {
 
 func (p *rtcPage) click(role, name string) {
 	p.t.Helper()
-	res, err := transport.Dispatch(bg, p.rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: role, Name: name}})
+	res, err := transport.Dispatch(bg, p.rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: role, Name: transport.Match(name)}})
 	p.note(&res, err)
 }
 

@@ -42,7 +42,7 @@ func showOnClip(t *testing.T, rt transport.Caller, site, v string) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site + "/clip"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: "Token"}, Text: transport.Literal(v)}); err != nil {
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: transport.Match("Token")}, Text: transport.Literal(v)}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -137,7 +137,7 @@ func TestWorkerToldOnlyWhatItLacks(t *testing.T) {
 	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/clip"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: "Token"}, Text: transport.FromEnv("PORTAL_TOKEN")}); err != nil {
+	if _, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Role: "textbox", Name: transport.Match("Token")}, Text: transport.FromEnv("PORTAL_TOKEN")}); err != nil {
 		t.Fatal(err)
 	}
 	rd, err := transport.Dispatch(bg, rt, transport.Read{})

@@ -103,20 +103,8 @@ func actValue(f requestFields) string {
 	return ""
 }
 
-// targetText is `role "name"` (`~"name"` when the name need only be contained) or `ref eN`.
-func targetText(t transport.Target) string {
-	if t.Ref != "" {
-		return "ref " + t.Ref
-	}
-	name := strconv.Quote(t.Name)
-	if t.Exact != nil && !*t.Exact {
-		name = "~" + name
-	}
-	if t.Name == "" {
-		return t.Role
-	}
-	return strings.TrimSpace(t.Role + " " + name)
-}
+// targetText is the target as a summary shows it (transport.Target.Describe).
+func targetText(t transport.Target) string { return t.Describe() }
 
 func clipSummary(s string) string { return textclip.ClipChars(s, summaryChars) }
 

@@ -69,6 +69,9 @@ func parseStep(op *Operation, path string, base *url.URL) (*Step, error) {
 	// The action's own rules are the protocol's: check them on the act it will become.
 	act := st.act(transport.Target{Ref: "e1"})
 	if st.Target != nil {
+		if st.Target.IsZero() {
+			return nil, fail(path+".step.target", "expected one of "+strings.Join(transport.LocatorKinds, ", "))
+		}
 		act.Target = *st.Target
 	}
 	if err := transport.Validate(&act); err != nil {

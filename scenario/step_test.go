@@ -76,7 +76,7 @@ func TestParseStep(t *testing.T) {
 	}
 	bad := []struct{ step, path string }{
 		{`{"instruction":"","action":"click","postcondition":{"kind":"text","value":"x"}}`, "operations[0].step.instruction"},
-		{`{"instruction":"a","action":"hover","postcondition":{"kind":"text","value":"x"}}`, "operations[0].step.action"},
+		{`{"instruction":"a","action":"tap","postcondition":{"kind":"text","value":"x"}}`, "operations[0].step.action"},
 		{`{"instruction":"a","action":"click","postcondition":{"kind":"html","value":"x"}}`, "operations[0].step.postcondition.kind"},
 		{`{"instruction":"a","action":"click"}`, "operations[0].step"},
 		{`{"instruction":"a","action":"type","postcondition":{"kind":"text","value":"x"}}`, "operations[0].step.text"},

@@ -35,6 +35,12 @@ var typeRules = map[reflect.Type]func() *schemaNode{
 			Required: []string{"env"}, AdditionalProperties: false}
 		return &schemaNode{OneOf: []*schemaNode{{Type: "string"}, env}}
 	},
+	// TextMatch: a string, or {"regex", "flags"?} (locator.go).
+	reflect.TypeFor[TextMatch](): func() *schemaNode {
+		re := &schemaNode{Type: "object", Properties: &properties{{"regex", &schemaNode{Type: "string"}},
+			{"flags", &schemaNode{Type: "string", Enum: []string{"", "i"}}}}, Required: []string{"regex"}, AdditionalProperties: false}
+		return &schemaNode{OneOf: []*schemaNode{{Type: "string"}, re}}
+	},
 }
 
 // enumRule is the rule of a closed set of strings.

@@ -98,23 +98,6 @@ func (r Assert) Validate() error {
 	return nil
 }
 
-// checkTarget checks an element target: a ref, or a role and a name (act's and assert's).
-func checkTarget(op, path string, tg Target) error {
-	switch {
-	case tg.Ref != "" && (tg.Role != "" || tg.Name != "" || tg.Exact != nil):
-		return Invalid(op, path, "give a ref, or a role and a name, not both")
-	case tg.Ref != "":
-		if len(tg.Ref) > budgets.TargetRefBytes || tg.Ref[0] != 'e' {
-			return Invalid(op, path+".ref", "expected an outline ref like \"e12\"")
-		}
-	case tg.Role == "" || tg.Name == "":
-		return Invalid(op, path, "expected {\"ref\"} or {\"role\", \"name\"}")
-	case utf8.RuneCountInString(tg.Name) > budgets.TargetNameChars:
-		return Invalid(op, path+".name", "name longer than %d characters", budgets.TargetNameChars)
-	}
-	return nil
-}
-
 // checkAssertScope checks what an assertion looks at: which kinds take a target or a cell,
 // which need one, and the target's and the cell's own shape.
 func checkAssertScope(r Assert) error {
@@ -212,13 +195,21 @@ func (r Act) Validate() error {
 	if err := checkTab(OpAct, "request.tab", r.Tab, false); err != nil {
 		return err
 	}
-	if err := checkTarget(OpAct, "request.target", r.Target); err != nil {
-		return err
-	}
-	has := map[string]bool{"text": r.Text != nil, "option": r.Option != "", "key": r.Key != "", "files": r.Files != nil}
 	if !slices.Contains(ActActions, r.Action) {
 		return Invalid(OpAct, "request.action", "expected one of %s", strings.Join(ActActions, ", "))
 	}
+	if r.Target.IsZero() && r.Action != ActPress {
+		return Invalid(OpAct, "request.target", "action %q needs a target", r.Action)
+	}
+	if !r.Target.IsZero() {
+		if err := checkTarget(OpAct, "request.target", r.Target); err != nil {
+			return err
+		}
+	}
+	if err := checkActOptions(r); err != nil {
+		return err
+	}
+	has := map[string]bool{"text": r.Text != nil, "option": r.Option != "", "key": r.Key != "", "files": r.Files != nil, "to": r.To != nil}
 	for field, present := range has {
 		want := ActFields[r.Action] == field
 		if present && !want {
@@ -235,7 +226,7 @@ func (r Act) Validate() error {
 		return err
 	}
 	if r.Action == ActPress && !validKey(r.Key) {
-		return Invalid(OpAct, "request.key", "expected one printable character or one of %v", NamedKeys)
+		return Invalid(OpAct, "request.key", "expected one printable character or one of %v, after modifiers joined with + (%s)", NamedKeys, strings.Join(Modifiers, ", "))
 	}
 	if r.Action == ActUpload {
 		if len(r.Files) == 0 || len(r.Files) > budgets.UploadFiles {
@@ -267,18 +258,6 @@ func validateDialogAnswer(dialog, promptText string) error {
 	return nil
 }
 
-func validKey(k string) bool {
-	if utf8.RuneCountInString(k) == 1 {
-		r, _ := utf8.DecodeRuneInString(k)
-		return r >= ' ' && r != 0x7f
-	}
-	for _, n := range NamedKeys {
-		if k == n {
-			return true
-		}
-	}
-	return false
-}
 
 func (r WaitPopup) Validate() error { return checkTab(OpWaitPopup, "request.opener", r.Opener, false) }
 

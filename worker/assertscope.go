@@ -74,8 +74,8 @@ func (w *Worker) readScoped(ctx context.Context, t *tab, r *transport.Assert) (s
 			return scoped{}, err
 		}
 		exact := r.Target.Exact == nil || *r.Target.Exact
-		m := outline.Lookup(frames, r.Target.Role, r.Target.Name, exact, false, w.clipScrubbed)
-		return scoped{value: strconv.Itoa(len(m.Found)), what: fmt.Sprintf("%s named %q", r.Target.Role, r.Target.Name)}, nil
+		m := outline.Lookup(frames, r.Target.Role, nameOf(*r.Target), exact, false, w.clipScrubbed)
+		return scoped{value: strconv.Itoa(len(m.Found)), what: fmt.Sprintf("%s named %q", r.Target.Role, nameOf(*r.Target))}, nil
 	}
 	el, err := w.locateAny(ctx, t, *r.Target, false)
 	if err != nil {

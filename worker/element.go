@@ -38,6 +38,9 @@ func (w *Worker) locate(ctx context.Context, t *tab, tg transport.Target) (*elem
 // is false (an assertion's target: a region, a heading, a table too). Only actionable
 // elements get a ref.
 func (w *Worker) locateAny(ctx context.Context, t *tab, tg transport.Target, actionable bool) (*element, error) {
+	if k := tg.Kind(); (k != transport.LocateRef && k != transport.LocateRole) || tg.Within != nil || tg.Has != nil || tg.HasText != nil || tg.Picks() || tg.Name.IsRegex() {
+		return nil, transport.Invalid(transport.OpAct, "request.target", "this locator is not built yet")
+	}
 	t.mu.Lock()
 	loader, refs := t.loader, t.refs
 	t.mu.Unlock()
@@ -64,14 +67,14 @@ func (w *Worker) locateAny(ctx context.Context, t *tab, tg transport.Target, act
 			return nil, w.cdpFailure(transport.OpAct, transport.NotAttempted, err)
 		}
 		exact := tg.Exact == nil || *tg.Exact
-		m := outline.Lookup(frames, tg.Role, tg.Name, exact, actionable, w.clipScrubbed)
+		m := outline.Lookup(frames, tg.Role, nameOf(tg), exact, actionable, w.clipScrubbed)
 		switch len(m.Found) {
 		case 0:
-			return nil, &notYet{code: transport.CodeElementNotFound, msg: fmt.Sprintf("no %s named %q", tg.Role, tg.Name), hint: nearHint(m.Near), appeared: true}
+			return nil, &notYet{code: transport.CodeElementNotFound, msg: fmt.Sprintf("no %s named %q", tg.Role, nameOf(tg)), hint: nearHint(m.Near), appeared: true}
 		case 1:
 			el = m.Found[0]
 		default:
-			return nil, actError(transport.CodeElementAmbiguous, "%d elements are %s named %q; use a ref from observe", len(m.Found), tg.Role, tg.Name)
+			return nil, actError(transport.CodeElementAmbiguous, "%d elements are %s named %q; use a ref from observe", len(m.Found), tg.Role, nameOf(tg))
 		}
 		if actionable {
 			t.mu.Lock()
@@ -285,4 +288,12 @@ func actError(code transport.Code, format string, args ...any) error {
 		retry = transport.RetrySafe
 	}
 	return transport.NewError(transport.OpAct, transport.PhaseValidate, code, retry, transport.NotAttempted, "%s", fmt.Sprintf(format, args...))
+}
+
+// nameOf is a role target's name as a string (interim, until the locator engine).
+func nameOf(tg transport.Target) string {
+	if tg.Name == nil {
+		return ""
+	}
+	return tg.Name.String
 }

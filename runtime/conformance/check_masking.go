@@ -14,7 +14,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
-var passwordField = transport.Target{Role: "textbox", Name: "Password"}
+var passwordField = transport.Target{Role: "textbox", Name: transport.Match("Password")}
 
 // maskedValue types the run's secret ({"env":…}) into the password field and captures
 // evidence: the receipt records its length, never the text; the screenshot is kept with a

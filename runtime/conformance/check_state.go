@@ -8,8 +8,8 @@ import (
 )
 
 var (
-	usernameField = transport.Target{Role: "textbox", Name: "Username"}
-	rememberBox   = transport.Target{Role: "checkbox", Name: "Remember me"}
+	usernameField = transport.Target{Role: "textbox", Name: transport.Match("Username")}
+	rememberBox   = transport.Target{Role: "checkbox", Name: transport.Match("Remember me")}
 )
 
 // oneContext: state set in batch 1 (a typed field) is still there in batches 2 and 3, and

@@ -33,7 +33,7 @@ type form struct {
 
 // forms are the types the tables write as their forms rather than as one object.
 var forms = map[reflect.Type][]form{
-	reflect.TypeFor[transport.Target](): {{fields: []string{"ref"}}, {fields: []string{"role", "name"}, optional: []string{"exact"}}},
+	reflect.TypeFor[transport.Target](): targetForms(),
 	reflect.TypeFor[transport.TabSelect](): {{consts: [][2]string{{"kind", "origin"}}, fields: []string{"origin"}},
 		{consts: [][2]string{{"kind", "index"}}, fields: []string{"index"}}},
 }
@@ -367,4 +367,14 @@ func stringsOf(n *object, key string) []string {
 		}
 	}
 	return out
+}
+
+// targetForms are a locator's forms: a ref alone, or one kind with the refinements.
+func targetForms() []form {
+	refine := []string{"exact", "within", "hasText", "has", "nth", "first", "last"}
+	fs := []form{{fields: []string{"ref"}}, {fields: []string{"role"}, optional: append([]string{"name"}, refine...)}}
+	for _, k := range transport.LocatorKinds[2:] {
+		fs = append(fs, form{fields: []string{k}, optional: refine})
+	}
+	return fs
 }

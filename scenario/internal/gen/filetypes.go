@@ -25,6 +25,8 @@ import (
 var typeRules = map[reflect.Type]func() *object{
 	// Text: a literal or {"env": NAME}; sharedDefs has its shape.
 	reflect.TypeFor[transport.Text](): func() *object { return ref("text") },
+	// TextMatch: a string or {"regex", "flags"?}; sharedDefs has its shape.
+	reflect.TypeFor[transport.TextMatch](): func() *object { return ref("textMatch") },
 	// WaitMode's decoder takes exactly these two.
 	reflect.TypeFor[transport.WaitMode](): func() *object {
 		return obj("enum", strs(transport.WaitBounded, transport.WaitNone))

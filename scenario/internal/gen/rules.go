@@ -38,7 +38,12 @@ var fieldRules = []fieldRule{
 	rule[transport.Act]("promptText", is("promptText")),
 
 	rule[transport.Target]("ref", chars(0, budgets.TargetRefBytes)),
-	rule[transport.Target]("name", chars(0, budgets.TargetNameChars)),
+	rule[transport.Target]("role", chars(0, budgets.TargetRoleBytes)),
+	rule[transport.Target]("testId", chars(0, budgets.TargetNameChars)),
+	rule[transport.Target]("nth", between(-budgets.LocatorMatches, budgets.LocatorMatches-1)),
+	rule[transport.Act]("button", oneOf(transport.MouseButtons...)),
+	rule[transport.Act]("clickCount", between(0, 3)),
+	rule[transport.Act]("modifiers", items(0, len(transport.Modifiers), oneOf(transport.Modifiers...))),
 
 	rule[transport.Assert]("kind", oneOf(transport.AssertKinds...)),
 	rule[transport.Assert]("value", chars(0, budgets.AssertValueChars)),

@@ -128,10 +128,14 @@ func sharedDefs() (*object, error) {
 	return obj(
 		// Text (transport/text.go): a literal of at most TypedTextChars, or {"env": NAME}.
 		"text", obj("anyOf", []any{obj("type", "string", "maxLength", budgets.TypedTextChars), ref("envRef")}),
+		// TextMatch (transport/locator.go): a string, or {"regex", "flags"?}, each bounded.
+		"textMatch", obj("anyOf", []any{obj("type", "string", "maxLength", budgets.TargetNameChars),
+			obj("type", "object", "required", strs("regex"), "additionalProperties", false, "properties", obj(
+				"regex", obj("type", "string", "minLength", 1, "maxLength", budgets.TargetNameChars),
+				"flags", obj("enum", strs("", "i"))))}),
 		// press's key (transport's validKey): a named key, or one character that is not a
 		// control character.
-		"key", obj("anyOf", []any{obj("enum", strs(transport.NamedKeys...)),
-			obj("type", "string", "minLength", 1, "maxLength", 1, "not", obj("pattern", `[\x00-\x1f\x7f]`))}),
+		"key", obj("type", "string", "pattern", keyPattern()),
 		"dialogAnswer", obj("enum", strs("", transport.DialogAccept, transport.DialogDismiss)),
 		"promptText", obj("type", "string", "maxLength", budgets.PromptTextChars),
 		"pageClass", obj("enum", strs(transport.PageClasses...)),
@@ -145,12 +149,26 @@ func sharedDefs() (*object, error) {
 // never names upload.
 func actionFieldsDef() (*object, error) {
 	act := reflect.TypeFor[transport.Act]()
-	var rules []any
+	// Each field, with the actions that need it (type and fill share text), in ActActions order.
+	var fields []string
+	needs := map[string][]string{}
+	seen := 0
 	for _, action := range transport.ActActions {
 		name, ok := transport.ActFields[action]
 		if !ok {
 			continue
 		}
+		seen++
+		if needs[name] == nil {
+			fields = append(fields, name)
+		}
+		needs[name] = append(needs[name], action)
+	}
+	if seen != len(transport.ActFields) {
+		return nil, fmt.Errorf("transport.ActFields names an action ActActions does not list")
+	}
+	var rules []any
+	for _, name := range fields {
 		f, ok := fieldOf(act, name)
 		if !ok {
 			return nil, fmt.Errorf("transport.ActFields: act has no field %q", name)
@@ -165,13 +183,10 @@ func actionFieldsDef() (*object, error) {
 			return nil, fmt.Errorf("transport.ActFields: act's %s is a %s, which has no empty value here", name, f.typ)
 		}
 		rules = append(rules, obj(
-			"if", obj("required", strs("action"), "properties", obj("action", obj("const", action))),
+			"if", obj("required", strs("action"), "properties", obj("action", obj("enum", strs(needs[name]...)))),
 			"then", obj("required", strs(name), "properties", obj(name, present)),
 			"else", obj("properties", obj(name, absent)),
 		))
-	}
-	if len(rules) != len(transport.ActFields) {
-		return nil, fmt.Errorf("transport.ActFields names an action ActActions does not list")
 	}
 	return obj("allOf", rules), nil
 }
@@ -345,4 +360,11 @@ func resolves(root *object, ptr string) bool {
 		cur = next
 	}
 	return true
+}
+
+// keyPattern is validKey as a pattern: modifiers joined with "+", then a named key, a
+// modifier, or one character that is not a control character.
+func keyPattern() string {
+	mods := strings.Join(transport.Modifiers, "|")
+	return `^(?:(?:` + mods + `)\+)*(?:` + strings.Join(transport.NamedKeys, "|") + `|` + mods + `|[^\x00-\x1f\x7f])$`
 }
