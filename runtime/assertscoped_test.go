@@ -51,7 +51,9 @@ func openAsserts(t *testing.T) transport.Caller {
 	return rt
 }
 
-func role(role, name string) *transport.Target { return &transport.Target{Role: role, Name: transport.Match(name)} }
+func role(role, name string) *transport.Target {
+	return &transport.Target{Role: role, Name: transport.Match(name)}
+}
 
 // openAssertsWithSecret opens a session on the fixture's /asserts page with secret typed
 // into its Token field (from ASSERT_TOKEN, so the session knows it as a secret).

@@ -110,7 +110,7 @@ type Act struct {
 	op[Act, ActResult]
 	Tab    string   `json:"tab,omitempty" handle:"tab"`
 	Action string   `json:"action" required:"true"`
-	Target Target   `json:"target,omitzero"` // every action's but press's, which without one goes to the focused element
+	Target Target   `json:"target,omitzero"`  // every action's but press's, which without one goes to the focused element
 	Text   *Text    `json:"text,omitempty"`   // type, fill: the field's new content
 	Option string   `json:"option,omitempty"` // select: label, else value
 	Key    string   `json:"key,omitempty"`    // press: a key, with modifiers before it ("Control+A")

@@ -258,7 +258,6 @@ func validateDialogAnswer(dialog, promptText string) error {
 	return nil
 }
 
-
 func (r WaitPopup) Validate() error { return checkTab(OpWaitPopup, "request.opener", r.Opener, false) }
 
 func (r CaptureEvidence) Validate() error {
