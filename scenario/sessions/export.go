@@ -205,7 +205,7 @@ func warnings(startURL string, kept []*Entry) []string {
 		if e.NotUnique {
 			what := "its element's role and name"
 			if t := targetOf(x); t != nil && t.Role != "" {
-				what = fmt.Sprintf("its target %s %q", t.Role, t.Name)
+				what = "its target " + t.Describe()
 			}
 			out = append(out, fmt.Sprintf("history operation %d: %s matched more than one element when it was recorded, so a replay may find another (or fail as ambiguous)", e.Index, what))
 		}

@@ -8,7 +8,7 @@ import (
 )
 
 // exportOp is the scenario-file operation an entry exports as: every element named by an
-// outline ref (an act's, a step's, an assertion's or a when's "target") named instead by
+// outline ref (an act's, a step's, an assertion's or a when's "target", a dragTo's "to") named instead by
 // its role and accessible name, exactly, so the file replays on a fresh page where refs
 // mean nothing; an upload's files as the absolute paths that were sent. notUnique reports
 // that some role+name matched more than one element of the page when it was recorded.
@@ -29,7 +29,7 @@ func exportOp(entry json.RawMessage, before pageView, seen refBook, receipt *tra
 		switch t := x.(type) {
 		case map[string]any:
 			for k, c := range t {
-				if tg, ok := c.(map[string]any); ok && k == "target" {
+				if tg, ok := c.(map[string]any); ok && (k == "target" || k == "to") { // to: dragTo's drop target
 					if ref, ok := tg["ref"].(string); ok {
 						role, name, found := seen.resolve(ref)
 						if inRequest && receipt != nil && receipt.Ref == ref {

@@ -14,8 +14,10 @@ import (
 // What `session do` reads: one scenario-file operation ({"op":…, "request"|"step", "id"?,
 // "context"?, "timeoutMs"?, "when"?}) or a by-ID shorthand with an outline ref:
 //
-//	{"click":"e12"}  {"check":"e4"}  {"type":{"into":"e7","text":…}}
-//	{"select":{"in":"e9","option":…}}  {"upload":{"into":"e5","files":[…]}}
+//	{"click":"e12"}  {"check":"e4"}  {"dblclick":"e3"}  {"hover":"e3"}  {"focus":"e7"}
+//	{"type":{"into":"e7","text":…}}  {"fill":{"into":"e7","text":…}}  {"clear":"e7"}
+//	{"press":{"on":"e7","key":"Control+A"}}  {"select":{"in":"e9","option":…}}
+//	{"upload":{"into":"e5","files":[…]}}  (also uncheck, blur, scrollIntoView with a ref)
 //
 // each with optional "id", "when" and "timeout" (milliseconds, or a duration such as "5s").
 // {"act":"words"}, an act in words, needs a model.
@@ -24,6 +26,16 @@ import (
 var shorthands = map[string]string{
 	"click": transport.ActClick, "check": transport.ActCheck, "type": transport.ActType,
 	"select": transport.ActSelect, "upload": transport.ActUpload,
+	"dblclick": transport.ActDblclick, "hover": transport.ActHover, "focus": transport.ActFocus,
+	"blur": transport.ActBlur, "uncheck": transport.ActUncheck, "clear": transport.ActClear,
+	"scrollIntoView": transport.ActScrollIntoView, "fill": transport.ActFill, "press": transport.ActPress,
+}
+
+// shorthandBodies are the shorthands that take an object: the key naming the element's
+// ref, and the act field the other key carries. Every other shorthand takes a ref alone.
+var shorthandBodies = map[string][2]string{
+	"type": {"into", "text"}, "fill": {"into", "text"}, "select": {"in", "option"},
+	"upload": {"into", "files"}, "press": {"on", "key"},
 }
 
 // common are the keys any operation given to do may carry besides its own.
@@ -91,20 +103,17 @@ func shorthandRequest(name string, raw json.RawMessage) (map[string]any, error) 
 	action := shorthands[name]
 	req := map[string]any{"action": action}
 	var ref string
-	switch name {
-	case "click", "check":
+	shape, hasBody := shorthandBodies[name]
+	if !hasBody {
 		if err := json.Unmarshal(raw, &ref); err != nil {
 			return nil, Errorf(CodeInvalidInput, "%s: expected an outline ref such as \"e12\"", name)
 		}
-	default:
+	} else {
 		var body map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &body); err != nil || body == nil {
 			return nil, Errorf(CodeInvalidInput, "%s: expected an object", name)
 		}
-		refKey, want := "into", map[string]string{"type": "text", "select": "option", "upload": "files"}[name]
-		if name == "select" {
-			refKey = "in"
-		}
+		refKey, want := shape[0], shape[1]
 		for k := range body {
 			if k != refKey && k != want {
 				return nil, Errorf(CodeInvalidInput, "%s: unknown field %q; expected %q and %q", name, textclip.Clip(k, 40), refKey, want)

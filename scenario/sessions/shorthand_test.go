@@ -15,6 +15,10 @@ func TestNormalizeShorthands(t *testing.T) {
 		{`{"select":{"in":"e9","option":"Blue"},"when":{"kind":"title","value":"Settings"}}`, `{"op":"act","request":{"action":"select","option":"Blue","target":{"ref":"e9"}},"when":{"kind":"title","value":"Settings"}}`},
 		{`{"upload":{"into":"e5","files":["a.txt"]},"timeout":2500}`, `{"op":"act","request":{"action":"upload","files":["a.txt"],"target":{"ref":"e5"}},"timeoutMs":2500}`},
 		{`{"op":"read","timeout":3000}`, `{"op":"read","timeoutMs":3000}`},
+		{`{"hover":"e3"}`, `{"op":"act","request":{"action":"hover","target":{"ref":"e3"}}}`},
+		{`{"dblclick":"e3"}`, `{"op":"act","request":{"action":"dblclick","target":{"ref":"e3"}}}`},
+		{`{"fill":{"into":"e7","text":"ada"}}`, `{"op":"act","request":{"action":"fill","target":{"ref":"e7"},"text":"ada"}}`},
+		{`{"press":{"on":"e7","key":"Control+A"}}`, `{"op":"act","request":{"action":"press","key":"Control+A","target":{"ref":"e7"}}}`},
 	}
 	for _, c := range cases {
 		got, err := normalize(json.RawMessage(c.in))
@@ -33,7 +37,7 @@ func TestNormalizeShorthands(t *testing.T) {
 func TestNormalizeRefusals(t *testing.T) {
 	cases := []struct{ in, code, msg string }{
 		{`[1]`, CodeInvalidInput, "not a JSON object"},
-		{`{"hover":"e1"}`, CodeInvalidInput, `unknown operation ["hover"]`},
+		{`{"tap":"e1"}`, CodeInvalidInput, `unknown operation ["tap"]`},
 		{`{"click":"e1","check":"e2"}`, CodeInvalidInput, "unknown operation"},
 		{`{"when":{"kind":"title","value":"x"}}`, CodeInvalidInput, "names no operation"},
 		{`{"click":12}`, CodeInvalidInput, "outline ref"},
