@@ -129,6 +129,8 @@ var table = []OpSpec{
 	{Name: OpAssert, New: newOp[Assert], Deadline: within(budgets.ReadWait()), InFiles: true},
 	{Name: OpNavigate, New: newOp[Navigate], Mutates: true, Deadline: within(budgets.Navigation()), InFiles: true},
 	{Name: OpReload, New: newOp[Reload], Mutates: true, Deadline: within(budgets.Navigation()), InFiles: true},
+	{Name: OpGoBack, New: newOp[GoBack], Mutates: true, Deadline: within(budgets.Navigation()), InFiles: true},
+	{Name: OpGoForward, New: newOp[GoForward], Mutates: true, Deadline: within(budgets.Navigation()), InFiles: true},
 	{Name: OpListTabs, New: newOp[ListTabs], InFiles: true, TabResult: "listedTab"},
 	{Name: OpSelectTab, New: newOp[SelectTab], InFiles: true, TabResult: "selectedTab"},
 	{Name: OpWaitPopup, New: newOp[WaitPopup], Deadline: withinDefaultRequest, InFiles: true, TabResult: "popup"},

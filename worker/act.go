@@ -36,6 +36,8 @@ func (w *Worker) act(ctx context.Context, t *tab, r *transport.Act, _ policy.Pol
 	el, st := tg.el, tg.st
 	receipt := transport.Receipt{Action: r.Action, Ref: el.Ref, Role: el.Role, Name: el.Name}
 	var mut transport.MutationState
+	nav := w.actNavigation(t, r) // actnav.go: a navigation the action starts is waited for
+	defer nav.end()
 	switch r.Action {
 	case transport.ActClick:
 		mut, err = w.click(ctx, t, el, tg.at)
@@ -56,6 +58,9 @@ func (w *Worker) act(ctx context.Context, t *tab, r *transport.Act, _ policy.Pol
 	case transport.ActUpload:
 		receipt.Files = len(r.Files)
 		mut, err = w.upload(ctx, t, el, r.Files)
+	}
+	if err == nil {
+		err = nav.wait(ctx, mut)
 	}
 	if err != nil {
 		return nil, err

@@ -103,6 +103,9 @@ func (t *tab) watch(navigated page.FrameNavigatedClient, lifecycle page.Lifecycl
 				if ev.Frame.URLFragment != nil {
 					t.url += *ev.Frame.URLFragment
 				}
+				if ev.Type == page.NavigationTypeBackForwardCacheRestore {
+					t.loaded = t.loader // a page restored from the back/forward cache does not load again
+				}
 			})
 		})
 		t.update(func() { t.gone = true }) // the tab's connection closed, or it went away
