@@ -69,7 +69,7 @@ func TestActWaitEnds(t *testing.T) {
 	short := transport.WithRequestBudget(bg, time.Second)
 	_, err = transport.Dispatch(short, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Covered button")}})
 	oe = wantCode(t, err, transport.CodeElementNotActionable, transport.NotAttempted)
-	if !strings.Contains(oe.Message, "is covered by another element") || !strings.HasSuffix(oe.Message, "; waited out the request budget (1s)") {
+	if !strings.Contains(oe.Message, `is covered: <div id="overlay"> intercepts pointer events`) || !strings.HasSuffix(oe.Message, "; waited out the request budget (1s)") {
 		t.Errorf("message %q", oe.Message)
 	}
 	_, err = transport.Dispatch(short, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match("Never there")}})

@@ -126,8 +126,8 @@ type Act struct {
 
 	// Force skips the checks that are not essential (visible, stable, enabled, receives
 	// events): the element must still be attached and of the right kind. Trial runs the
-	// checks and stops before acting (the receipt's mutationState is then verified with
-	// nothing done). NoWaitAfter returns as soon as the input is dispatched, without waiting
+	// checks and stops before acting: the receipt says trial and mutationState is
+	// not_attempted, since nothing reached the page. NoWaitAfter returns as soon as the input is dispatched, without waiting
 	// for a navigation the action started to commit and load.
 	Force       bool `json:"force,omitempty"`
 	Trial       bool `json:"trial,omitempty"`
@@ -154,6 +154,7 @@ type Receipt struct {
 	Key         string `json:"key,omitempty"`
 	Checked     string `json:"checked,omitempty"`
 	Files       int    `json:"files,omitempty"`
+	Trial       bool   `json:"trial,omitempty"` // the checks passed and nothing was dispatched
 }
 
 // ActResult is the receipt and what the action's effect was seen to be.
@@ -161,7 +162,7 @@ type ActResult struct {
 	Egress
 	Tab           string        `json:"tab" handle:"tab"`
 	Receipt       Receipt       `json:"receipt"`
-	MutationState MutationState `json:"mutationState"` // verified or unknown
+	MutationState MutationState `json:"mutationState"` // verified or unknown; not_attempted for a trial
 	DocumentID    string        `json:"documentId"`    // after the action
 }
 

@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -18,38 +17,54 @@ import (
 
 var _ = handlesTab((*Worker).act)
 
-// act performs one action on one element with real input events, then observes the state
-// the action should change within the action-verification budget. Before the action it
-// waits, within the same budget, for the target to be there and actionable (actwait.go);
-// the action itself is never retried.
+// act performs one action on one element (press: or on the page's focused element) with
+// real input events, then observes the state the action should change within the
+// action-verification budget. Before the action it waits, within the same budget, for the
+// target to be there and actionable (actwait.go, actionability.go); the action itself is
+// never retried. A trial stops after the wait: nothing is dispatched, so it answers
+// not_attempted.
 func (w *Worker) act(ctx context.Context, t *tab, r *transport.Act, _ policy.Policy) (transport.Result, error) {
 	defer w.acceptDialogs(t, r.Dialog, r.PromptText)()
 	ctx, cancel := context.WithTimeout(ctx, transport.RequestBudget(ctx)) // the frame's timeoutMs, else 10 s
 	defer cancel()
-	if err := notYetBuilt(r); err != nil {
-		return nil, err
-	}
 	tg, err := w.awaitTarget(ctx, t, r)
 	if err != nil {
 		return nil, err
 	}
 	el, st := tg.el, tg.st
-	receipt := transport.Receipt{Action: r.Action, Ref: el.Ref, Role: el.Role, Name: el.Name}
+	receipt := transport.Receipt{Action: r.Action}
+	if el != nil {
+		receipt.Ref, receipt.Role, receipt.Name = el.Ref, el.Role, el.Name
+	}
+	if r.Trial {
+		receipt.Trial = true
+		return &transport.ActResult{Tab: string(t.id), Receipt: receipt, MutationState: transport.NotAttempted, DocumentID: t.documentID()}, nil
+	}
 	var mut transport.MutationState
 	nav := w.actNavigation(t, r) // actnav.go: a navigation the action starts is waited for
 	defer nav.end()
 	switch r.Action {
-	case transport.ActClick:
-		mut, err = w.click(ctx, t, el, tg.at)
+	case transport.ActClick, transport.ActDblclick:
+		mut, err = w.clickWith(ctx, t, el, tg.at, pointerOf(r))
+	case transport.ActHover:
+		mut, err = w.hover(ctx, t, el, tg.at, pointerOf(r))
+	case transport.ActFocus:
+		mut, err = w.focus(ctx, t, el)
+	case transport.ActBlur:
+		mut, err = w.blur(ctx, t, el)
 	case transport.ActCheck, transport.ActUncheck:
 		mut, err = w.setChecked(ctx, t, el, st, tg.at, r.Action == transport.ActCheck, &receipt)
-	case transport.ActType:
-		n := r.Text.Len()
+	case transport.ActType, transport.ActFill, transport.ActClear:
+		text := r.Text
+		if r.Action == transport.ActClear {
+			text = transport.Literal("")
+		}
+		n := text.Len()
 		receipt.TypedLength = &n
 		if r.SecretText {
-			w.rememberSecret(t, el.Key(), r.Text.Value())
+			w.rememberSecret(t, el.Key(), text.Value())
 		}
-		mut, err = w.typeText(ctx, t, el, r.Text)
+		mut, err = w.typeText(ctx, t, el, text)
 	case transport.ActSelect:
 		mut, err = w.selectOption(ctx, t, el, r.Option, &receipt)
 	case transport.ActPress:
@@ -58,6 +73,10 @@ func (w *Worker) act(ctx context.Context, t *tab, r *transport.Act, _ policy.Pol
 	case transport.ActUpload:
 		receipt.Files = len(r.Files)
 		mut, err = w.upload(ctx, t, el, r.Files)
+	case transport.ActDragTo:
+		mut, err = w.dragTo(ctx, t, el, tg.at, tg.to, pointerOf(r))
+	case transport.ActScrollIntoView:
+		mut, err = w.scrollIntoView(ctx, t, el)
 	}
 	if err == nil {
 		err = nav.wait(ctx, mut)
@@ -66,34 +85,6 @@ func (w *Worker) act(ctx context.Context, t *tab, r *transport.Act, _ policy.Pol
 		return nil, err
 	}
 	return &transport.ActResult{Tab: string(t.id), Receipt: receipt, MutationState: mut, DocumentID: t.documentID()}, nil
-}
-
-// actionable refuses, before anything is dispatched, an element the action cannot use. What
-// may change while the act waits (attached, visible, enabled, editable) is a *notYet; what
-// the element is (not a checkbox, not a select, a radio to uncheck) is refused at once. A
-// ref's element that left the page cannot come back.
-func actionable(r *transport.Act, el *element, st elementState) error {
-	switch {
-	case !st.Connected && r.Target.Ref != "":
-		return actError(transport.CodeElementNotFound, "%s is no longer in the page", el.Ref)
-	case !st.Connected:
-		return &notYet{code: transport.CodeElementNotFound, msg: fmt.Sprintf("%s is no longer in the page", el.Ref)}
-	case !st.Visible && r.Action != transport.ActUpload:
-		return notActionable(el, "is not visible")
-	case !st.Enabled:
-		return notActionable(el, "is disabled")
-	case r.Action == transport.ActType && !st.Editable:
-		return notActionable(el, "is not an editable text field")
-	case (r.Action == transport.ActCheck || r.Action == transport.ActUncheck) && !st.Checkable:
-		return actError(transport.CodeElementNotActionable, "%s %s %q is not a checkbox or radio", el.Ref, el.Role, el.Name)
-	case r.Action == transport.ActUncheck && st.Type == "radio":
-		return actError(transport.CodeElementNotActionable, "%s radio %q cannot be unchecked; check another option", el.Ref, el.Name)
-	case r.Action == transport.ActSelect && st.Tag != "select":
-		return actError(transport.CodeElementNotActionable, "%s %s %q is not a select", el.Ref, el.Role, el.Name)
-	case r.Action == transport.ActUpload && !(st.Tag == "input" && st.Type == "file"):
-		return actError(transport.CodeElementNotActionable, "%s %s %q is not a file input", el.Ref, el.Role, el.Name)
-	}
-	return nil
 }
 
 // watchFn counts events of one type that reach the element, to tell whether our input
@@ -115,35 +106,6 @@ func (w *Worker) landed(ctx context.Context, t *tab, el *element, typ string) bo
 		return false
 	}
 	return n > 0
-}
-
-// click clicks at the element's click point that awaitTarget found free.
-func (w *Worker) click(ctx context.Context, t *tab, el *element, at point) (transport.MutationState, error) {
-	if err := w.call(ctx, t, el, watchFn, nil, "click"); err != nil {
-		return "", w.cdpFailure(transport.OpAct, transport.NotAttempted, err)
-	}
-	if err := w.mouseClick(ctx, t, at.x, at.y); err != nil {
-		return "", err
-	}
-	if w.landed(ctx, t, el, "click") {
-		return transport.Verified, nil
-	}
-	return transport.Unknown, nil
-}
-
-// mouseClick dispatches move, press and release. From the press on, the page may have seen
-// the input, so a failure is unknown.
-func (w *Worker) mouseClick(ctx context.Context, t *tab, x, y float64) error {
-	if err := t.c.Input.DispatchMouseEvent(ctx, input.NewDispatchMouseEventArgs("mouseMoved", x, y)); err != nil {
-		return w.cdpFailure(transport.OpAct, transport.NotAttempted, err)
-	}
-	for _, typ := range []string{"mousePressed", "mouseReleased"} {
-		args := input.NewDispatchMouseEventArgs(typ, x, y).SetButton(input.MouseButtonLeft).SetClickCount(1).SetButtons(1)
-		if err := t.c.Input.DispatchMouseEvent(ctx, args); err != nil {
-			return w.cdpFailure(transport.OpAct, transport.Unknown, err)
-		}
-	}
-	return nil
 }
 
 func (w *Worker) setChecked(ctx context.Context, t *tab, el *element, st elementState, at point, want bool, rc *transport.Receipt) (transport.MutationState, error) {
@@ -186,8 +148,9 @@ func boolString(b bool) string {
 	return "false"
 }
 
-// typeText replaces the field's content with text: focus, select what is there, insert. The
-// text never appears in a result or an error; only its length is checked and recorded.
+// typeText replaces the field's content with text (type, fill, and clear with ""): focus,
+// select what is there, insert it (or delete). The text never appears in a result or an
+// error; only its length is checked and recorded.
 func (w *Worker) typeText(ctx context.Context, t *tab, el *element, text *transport.Text) (transport.MutationState, error) {
 	if err := el.c.DOM.Focus(ctx, dom.NewFocusArgs().SetBackendNodeID(el.Backend)); err != nil {
 		return "", actError(transport.CodeElementNotActionable, "%s %s %q cannot take focus", el.Ref, el.Role, el.Name)
@@ -200,7 +163,13 @@ func (w *Worker) typeText(ctx context.Context, t *tab, el *element, text *transp
 	if err := w.call(ctx, t, el, selectAll, nil); err != nil {
 		return "", w.cdpFailure(transport.OpAct, transport.NotAttempted, err)
 	}
-	if err := t.c.Input.InsertText(ctx, input.NewInsertTextArgs(text.Value())); err != nil {
+	if text.Value() == "" {
+		// Nothing to insert (clear, or fill with ""): delete the selection, as Playwright's
+		// fill does.
+		if err := w.pressKeys(ctx, t, "Delete"); err != nil {
+			return "", err
+		}
+	} else if err := t.c.Input.InsertText(ctx, input.NewInsertTextArgs(text.Value())); err != nil {
 		return "", w.cdpFailure(transport.OpAct, transport.Unknown, err)
 	}
 	const lengthFn = `function () { const v = 'value' in this ? this.value : this.textContent; return [...(v || '')].length; }`
@@ -260,56 +229,6 @@ func (w *Worker) selectOption(ctx context.Context, t *tab, el *element, option s
 	return transport.Unknown, nil
 }
 
-// keyDefs maps named keys to what Input.dispatchKeyEvent needs.
-var keyDefs = map[string]struct {
-	code string
-	vk   int
-	text string
-}{
-	"Enter": {"Enter", 13, "\r"}, "Tab": {"Tab", 9, ""}, "Escape": {"Escape", 27, ""},
-	"Backspace": {"Backspace", 8, ""}, "Delete": {"Delete", 46, ""}, "Space": {"Space", 32, " "},
-	"ArrowUp": {"ArrowUp", 38, ""}, "ArrowDown": {"ArrowDown", 40, ""}, "ArrowLeft": {"ArrowLeft", 37, ""},
-	"ArrowRight": {"ArrowRight", 39, ""}, "Home": {"Home", 36, ""}, "End": {"End", 35, ""},
-	"PageUp": {"PageUp", 33, ""}, "PageDown": {"PageDown", 34, ""},
-}
-
-// press focuses the element and sends one key down and up.
-func (w *Worker) press(ctx context.Context, t *tab, el *element, key string) (transport.MutationState, error) {
-	if err := el.c.DOM.Focus(ctx, dom.NewFocusArgs().SetBackendNodeID(el.Backend)); err != nil {
-		return "", actError(transport.CodeElementNotActionable, "%s %s %q cannot take focus", el.Ref, el.Role, el.Name)
-	}
-	if err := w.call(ctx, t, el, watchFn, nil, "keydown"); err != nil {
-		return "", w.cdpFailure(transport.OpAct, transport.NotAttempted, err)
-	}
-	k, named := keyDefs[key]
-	keyName, text := key, key
-	if named {
-		text = k.text
-		if key == "Space" {
-			keyName = " "
-		}
-	}
-	down := input.NewDispatchKeyEventArgs("keyDown").SetKey(keyName)
-	up := input.NewDispatchKeyEventArgs("keyUp").SetKey(keyName)
-	if named {
-		down.SetCode(k.code).SetWindowsVirtualKeyCode(k.vk)
-		up.SetCode(k.code).SetWindowsVirtualKeyCode(k.vk)
-	}
-	if text != "" {
-		down.SetText(text)
-	}
-	if err := t.c.Input.DispatchKeyEvent(ctx, down); err != nil {
-		return "", w.cdpFailure(transport.OpAct, transport.Unknown, err)
-	}
-	if err := t.c.Input.DispatchKeyEvent(ctx, up); err != nil {
-		return "", w.cdpFailure(transport.OpAct, transport.Unknown, err)
-	}
-	if w.landed(ctx, t, el, "keydown") {
-		return transport.Verified, nil
-	}
-	return transport.Unknown, nil
-}
-
 // upload sets the file input's files. Paths were checked by the runtime (under its working
 // directory); here they must exist as regular files.
 func (w *Worker) upload(ctx context.Context, t *tab, el *element, files []string) (transport.MutationState, error) {
@@ -359,18 +278,4 @@ func (w *Worker) rememberSecret(t *tab, k outline.NodeKey, text string) {
 	}
 	// Past 64 fields too: the runtime counts on the worker masking every text an act typed.
 	w.rememberTyped(text)
-}
-
-// notYetBuilt refuses what the protocol now describes and this worker does not do yet
-// (issue 25 lands in steps): the new actions, options and locator kinds.
-func notYetBuilt(r *transport.Act) error {
-	switch r.Action {
-	case transport.ActClick, transport.ActType, transport.ActSelect, transport.ActCheck, transport.ActUncheck, transport.ActPress, transport.ActUpload:
-	default:
-		return transport.Invalid(transport.OpAct, "request.action", "action %q is not built yet", r.Action)
-	}
-	if r.Target.IsZero() || r.Button != "" || r.ClickCount != 0 || r.Modifiers != nil || r.Position != nil || r.Force || r.Trial {
-		return transport.Invalid(transport.OpAct, "request", "this act option is not built yet")
-	}
-	return nil
 }

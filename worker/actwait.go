@@ -5,16 +5,20 @@ import (
 	"errors"
 	"time"
 
+	"github.com/mafredri/cdp/protocol/dom"
+
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
 // ready is an act's target when the action may start: located, actionable, and, for an
-// action that clicks, with a click point nothing covers.
+// action that puts the pointer on it, with the point it aims at (nothing covers it unless
+// force). A press without a target has no element. dragTo's drop target is ready too.
 type ready struct {
 	el *element
 	st elementState
 	at point
+	to *ready
 }
 
 // awaitTarget locates the act's target and checks that the action can use it, and does both
@@ -68,11 +72,36 @@ func (w *Worker) awaitTarget(ctx context.Context, t *tab, r *transport.Act) (rea
 	}
 }
 
-// readyTarget looks once: locate, read the element's state, check it, find its click point.
+// readyTarget looks once: locate, check, find the action point; for dragTo, the drop
+// target as well (ready as for a hover: visible, stable, receiving events), in the same look
+// and so within the same budget.
 func (w *Worker) readyTarget(ctx context.Context, t *tab, r *transport.Act) (ready, error) {
+	if r.Target.IsZero() {
+		return ready{}, nil // press on the page's focused element
+	}
+	rd, err := w.readyOne(ctx, t, r)
+	if err != nil || r.Action != transport.ActDragTo || r.To == nil {
+		return rd, err
+	}
+	to, err := w.readyOne(ctx, t, &transport.Act{Action: transport.ActHover, Target: *r.To, Force: r.Force})
+	if err != nil {
+		return ready{}, err
+	}
+	rd.to = &to
+	return rd, nil
+}
+
+// readyOne locates the act's target, scrolls it into view when the pointer goes to it (first,
+// so the state read and the hit test see the box in one place), reads its state, checks it
+// (actionable), waits for it to hold still when the action wants it stable, and finds its
+// action point.
+func (w *Worker) readyOne(ctx context.Context, t *tab, r *transport.Act) (ready, error) {
 	el, err := w.locate(ctx, t, r.Target)
 	if err != nil {
 		return ready{}, err
+	}
+	if aims(r.Action) {
+		_ = el.c.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetBackendNodeID(el.Backend))
 	}
 	st, err := w.readState(ctx, t, el)
 	if err != nil {
@@ -81,27 +110,35 @@ func (w *Worker) readyTarget(ctx context.Context, t *tab, r *transport.Act) (rea
 	if err := actionable(r, el, st); err != nil {
 		return ready{}, err
 	}
+	need := checksFor(r)
+	if need.stable {
+		still, err := w.stable(ctx, t, el, st)
+		if err != nil {
+			return ready{}, w.cdpFailure(transport.OpAct, transport.NotAttempted, err)
+		}
+		if !still {
+			return ready{}, notActionable(el, "is not stable (its box is moving)")
+		}
+	}
 	rd := ready{el: el, st: st}
 	if clicks(r, st) {
-		x, y, err := w.clickPoint(ctx, t, el)
+		at, err := w.actionPoint(ctx, t, el, r.Position, st, need)
 		if err != nil {
 			return ready{}, err
 		}
-		rd.at = point{x, y}
+		rd.at = at
 	}
 	return rd, nil
 }
 
-// clicks reports whether the action will click the element: a click, or a check or uncheck
-// that changes its state.
+// clicks reports whether the action will put the pointer on the element: a click, dblclick,
+// hover or dragTo, or a check or uncheck that changes its state.
 func clicks(r *transport.Act, st elementState) bool {
 	switch r.Action {
-	case transport.ActClick:
-		return true
 	case transport.ActCheck, transport.ActUncheck:
 		return st.Checked != (r.Action == transport.ActCheck)
 	}
-	return false
+	return aims(r.Action)
 }
 
 // notYet is why an act's or an assertion's target is not ready that waiting may cure. It
