@@ -46,7 +46,8 @@ func TestLookupNearMiss(t *testing.T) {
 		{"button", "Nothing like it", true, 0, 0},
 		{"button", "Edit", true, 1, 0}, // found: no near miss
 	} {
-		m := outline.Lookup(frames, c.role, c.name, true, c.actionable, nil)
+		exact := func(got string) bool { return got == c.name }
+		m := outline.Lookup(frames, c.role, exact, c.name, c.actionable, nil)
 		if len(m.Found) != c.found || near(m) != c.near {
 			t.Errorf("Lookup(%q, %q, actionable %v): found %d, near %v; want %d, %v", c.role, c.name, c.actionable, len(m.Found), near(m), c.found, c.near)
 		}
