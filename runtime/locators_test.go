@@ -185,3 +185,40 @@ func TestLocatorKinds(t *testing.T) {
 	a.fails(transport.Assert{Kind: transport.AssertTextContains, Value: "x", Target: &transport.Target{Placeholder: transport.Match("Nowhere")}, Wait: none},
 		transport.CodeElementNotFound, `no element with placeholder ~"Nowhere" (one read)`)
 }
+
+// TestLocatorsInFrames: the kinds found in the page are found in its frames too: a
+// same-origin frame's button by its text, and a cross-site (out-of-process) frame's field by
+// its label and button by its text, where the input lands (the frame's echo, the server's
+// click counter).
+func TestLocatorsInFrames(t *testing.T) {
+	t.Parallel()
+	site := runtimetest.Fixture()
+	defer site.Close()
+	page, framed := crossSite(site.URL)
+	rt := runtimetest.Open(t, site.URL, framed)
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/frames"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Text: transport.Match("Inner button")}})
+	if err != nil || res.MutationState != transport.Verified || res.Receipt.Role != "button" {
+		t.Fatalf("click in the same-origin frame by text: %+v %v", res, err)
+	}
+
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: page}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActType, Target: transport.Target{Label: transport.Match("card number")}, Text: transport.Literal("4111-2222")})
+	if err != nil || res.MutationState != transport.Verified || res.Receipt.Role != "textbox" {
+		t.Fatalf("type into the cross-site frame by label: %+v %v", res, err)
+	}
+	res, err = transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Text: transport.Match("Pay"), Exact: yes()}})
+	if err != nil || res.MutationState != transport.Verified {
+		t.Fatalf("click in the cross-site frame by text: %+v %v", res, err)
+	}
+	a := assertTester{t, rt}
+	a.passes(transport.Assert{Kind: transport.AssertTextContains, Value: "Paid", Target: &transport.Target{Text: transport.Match("paid")}})
+	counts(t, rt, transport.Target{Text: transport.Match("4111-2222")}, "1") // the frame's echo
+	if n := runtimetest.Clicks(t, site.URL)["framed"]; n != 1 {
+		t.Fatalf("the frame's Pay counted %d clicks, want 1", n)
+	}
+}
