@@ -42,7 +42,6 @@ func (w *Worker) locateAny(ctx context.Context, t *tab, tg transport.Target, act
 	loader, refs := t.loader, t.refs
 	t.mu.Unlock()
 	var el outline.Element
-	var obj cdpruntime.RemoteObjectID
 	if tg.Ref != "" {
 		var ok bool
 		if refs != nil && refs.loader == loader {
@@ -60,7 +59,8 @@ func (w *Worker) locateAny(ctx context.Context, t *tab, tg transport.Target, act
 			return nil, actError(transport.CodeElementNotFound, "ref %s was never issued", tg.Ref)
 		}
 	} else {
-		lk := &look{w: w, t: t}
+		lk := newLook(w, t)
+		defer lk.release(ctx)
 		hs, err := lk.find(ctx, tg, true)
 		if err != nil {
 			var oe *transport.OperationError
@@ -79,7 +79,7 @@ func (w *Worker) locateAny(ctx context.Context, t *tab, tg transport.Target, act
 		if err := lk.describe(ctx, hs[0]); err != nil {
 			return nil, &notYet{code: transport.CodeElementNotFound, msg: "the element " + tg.Describe() + " found is no longer in the page"}
 		}
-		el, obj = hs[0].el, hs[0].obj
+		el = hs[0].el // its handle goes with the look's; it gets one of its own below
 		if actionable {
 			t.mu.Lock()
 			rt := t.refsFor(loader)
@@ -99,10 +99,9 @@ func (w *Worker) locateAny(ctx context.Context, t *tab, tg transport.Target, act
 	if err != nil {
 		return nil, gone("is in a frame that has gone")
 	}
-	if obj == "" {
-		if obj, err = w.resolve(ctx, t, el.Session, c, el.Backend); err != nil {
-			return nil, gone("is no longer in the page")
-		}
+	obj, err := w.resolve(ctx, t, el.Session, c, el.Backend)
+	if err != nil {
+		return nil, gone("is no longer in the page")
 	}
 	return &element{Element: el, c: c, object: obj}, nil
 }

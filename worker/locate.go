@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
+	"sync/atomic"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/accessibility"
@@ -28,13 +30,34 @@ import (
 // attached); at most budgets.LocatorMatches elements per locator and session are looked at.
 
 // look is one resolution of a target and the locators nested in it: the accessibility
-// frames are read at most once for all of them.
+// frames are read at most once for all of them. Every handle it makes in the page is in an
+// object group of its own, released when the look ends (release): an act's element gets a
+// handle of its own (locateAny), and a wait that looks every 50 ms leaves nothing behind.
 type look struct {
 	w      *Worker
 	t      *tab
 	frames []outline.Frame
 	read   bool
 	near   *outline.Element // the top-level role look's near miss (outline.Lookup)
+
+	group   string                 // the object group of its handles
+	touched map[string]*cdp.Client // the sessions it made handles in
+}
+
+// lookSeq numbers looks, for their object groups' names.
+var lookSeq atomic.Int64
+
+func newLook(w *Worker, t *tab) *look {
+	return &look{w: w, t: t, group: "fastbrowser-locate-" + strconv.FormatInt(lookSeq.Add(1), 10), touched: map[string]*cdp.Client{}}
+}
+
+// release drops the look's handles in every session it made them in. Best effort, within
+// the look's own context: a session that went away took them with it, and a look its budget
+// cut short leaves them to its document.
+func (lk *look) release(ctx context.Context) {
+	for _, c := range lk.touched {
+		_ = c.Runtime.ReleaseObjectGroup(ctx, cdpruntime.NewReleaseObjectGroupArgs(lk.group))
+	}
 }
 
 // hit is one element a locator matched.
@@ -170,9 +193,10 @@ func (lk *look) byDOM(ctx context.Context, tg transport.Target) ([]*hit, error) 
 			continue
 		}
 		var arr cdpruntime.RemoteObject
+		lk.touched[s] = c
 		err = lk.inSession(ctx, s, func(world cdpruntime.ExecutionContextID) error {
 			var err error
-			arr, err = callLocate(ctx, c, world, req, nil, nil)
+			arr, err = callLocate(ctx, c, world, lk.group, req, nil, nil)
 			return err
 		})
 		var objs []cdpruntime.RemoteObjectID
@@ -223,14 +247,15 @@ func bySession(hs []*hit) (order []string, groups map[string][]*hit) {
 	return order, groups
 }
 
-// hitHandles gives every hit a handle in the session's isolated world, dropping those that
+// handles gives every hit a handle in the session's isolated world, dropping those that
 // left the page.
-func hitHandles(ctx context.Context, world cdpruntime.ExecutionContextID, hs []*hit) ([]*hit, []cdpruntime.RemoteObjectID, error) {
+func (lk *look) handles(ctx context.Context, world cdpruntime.ExecutionContextID, hs []*hit) ([]*hit, []cdpruntime.RemoteObjectID, error) {
 	kept := hs[:0:0]
 	objs := make([]cdpruntime.RemoteObjectID, 0, len(hs))
 	for _, h := range hs {
 		if h.obj == "" {
-			o, err := inWorld(ctx, h.c, world, h.el.Backend)
+			lk.touched[h.el.Session] = h.c
+			o, err := inWorld(ctx, h.c, world, lk.group, h.el.Backend)
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, nil, ctx.Err()
@@ -253,12 +278,12 @@ func (lk *look) hasText(ctx context.Context, hs []*hit, m *transport.TextMatch) 
 	for _, s := range order {
 		g := groups[s]
 		err := lk.inSession(ctx, s, func(world cdpruntime.ExecutionContextID) error {
-			kept, objs, err := hitHandles(ctx, world, g)
+			kept, objs, err := lk.handles(ctx, world, g)
 			if err != nil || len(kept) == 0 {
 				return err
 			}
 			var ok []bool
-			if _, err := callLocate(ctx, kept[0].c, world, jsReq{Op: "hasText", Match: toJSMatch(m, false)}, objs, &ok); err != nil {
+			if _, err := callLocate(ctx, kept[0].c, world, "", jsReq{Op: "hasText", Match: toJSMatch(m, false)}, objs, &ok); err != nil {
 				return err
 			}
 			for i, h := range kept {
@@ -290,17 +315,17 @@ func (lk *look) related(ctx context.Context, hs, others []*hit, op string) ([]*h
 		}
 		g := groups[s]
 		err := lk.inSession(ctx, s, func(world cdpruntime.ExecutionContextID) error {
-			kept, objs, err := hitHandles(ctx, world, g)
+			kept, objs, err := lk.handles(ctx, world, g)
 			if err != nil || len(kept) == 0 {
 				return err
 			}
-			_, oobjs, err := hitHandles(ctx, world, near[s])
+			_, oobjs, err := lk.handles(ctx, world, near[s])
 			if err != nil || len(oobjs) == 0 {
 				return err
 			}
 			var ok []bool
 			req := jsReq{Op: op, N: len(objs)}
-			if _, err := callLocate(ctx, kept[0].c, world, req, append(objs, oobjs...), &ok); err != nil {
+			if _, err := callLocate(ctx, kept[0].c, world, "", req, append(objs, oobjs...), &ok); err != nil {
 				return err
 			}
 			for i, h := range kept {

@@ -83,8 +83,9 @@ func (w *Worker) findReq(tg transport.Target) jsReq {
 var errLocatorScript = errors.New("locator script failed")
 
 // callLocate runs locate.js in a session's isolated world with req and the elements, and
-// returns its result: by value into out, or, with out nil, as a handle (find's array).
-func callLocate(ctx context.Context, c *cdp.Client, world cdpruntime.ExecutionContextID, req jsReq, objs []cdpruntime.RemoteObjectID, out any) (cdpruntime.RemoteObject, error) {
+// returns its result: by value into out, or, with out nil, as a handle in the object group
+// (find's array).
+func callLocate(ctx context.Context, c *cdp.Client, world cdpruntime.ExecutionContextID, group string, req jsReq, objs []cdpruntime.RemoteObjectID, out any) (cdpruntime.RemoteObject, error) {
 	raw, err := json.Marshal(req)
 	if err != nil {
 		return cdpruntime.RemoteObject{}, err
@@ -95,7 +96,7 @@ func callLocate(ctx context.Context, c *cdp.Client, world cdpruntime.ExecutionCo
 		args = append(args, cdpruntime.CallArgument{ObjectID: &objs[i]})
 	}
 	reply, err := c.Runtime.CallFunctionOn(ctx, cdpruntime.NewCallFunctionOnArgs(locateJS).
-		SetExecutionContextID(world).SetArguments(args).SetReturnByValue(out != nil).SetSilent(true))
+		SetExecutionContextID(world).SetArguments(args).SetReturnByValue(out != nil).SetSilent(true).SetObjectGroup(group))
 	if err != nil {
 		return cdpruntime.RemoteObject{}, err
 	}
@@ -108,7 +109,8 @@ func callLocate(ctx context.Context, c *cdp.Client, world cdpruntime.ExecutionCo
 	return reply.Result, nil
 }
 
-// elementsOf lists the element handles of an array handle, in index order.
+// elementsOf lists the element handles of an array handle, in index order (in the array's
+// object group).
 func elementsOf(ctx context.Context, c *cdp.Client, arr cdpruntime.RemoteObject) ([]cdpruntime.RemoteObjectID, error) {
 	if arr.ObjectID == nil {
 		return nil, nil
@@ -117,7 +119,6 @@ func elementsOf(ctx context.Context, c *cdp.Client, arr cdpruntime.RemoteObject)
 	if err != nil {
 		return nil, err
 	}
-	_ = c.Runtime.ReleaseObject(ctx, cdpruntime.NewReleaseObjectArgs(*arr.ObjectID))
 	out := make([]cdpruntime.RemoteObjectID, len(props.Result))
 	n := 0
 	for _, p := range props.Result {
@@ -132,10 +133,10 @@ func elementsOf(ctx context.Context, c *cdp.Client, arr cdpruntime.RemoteObject)
 }
 
 // inWorld resolves a node into a session's isolated world (the world of its main frame),
-// where the locate.js calls that compare it with others run. A node of a frame the world
-// cannot reach (a cross-origin frame in the same process) fails.
-func inWorld(ctx context.Context, c *cdp.Client, world cdpruntime.ExecutionContextID, b dom.BackendNodeID) (cdpruntime.RemoteObjectID, error) {
-	r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetExecutionContextID(world))
+// where the locate.js calls that compare it with others run, in the object group. A node of
+// a frame the world cannot reach (a cross-origin frame in the same process) fails.
+func inWorld(ctx context.Context, c *cdp.Client, world cdpruntime.ExecutionContextID, group string, b dom.BackendNodeID) (cdpruntime.RemoteObjectID, error) {
+	r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetExecutionContextID(world).SetObjectGroup(group))
 	if err != nil {
 		return "", err
 	}

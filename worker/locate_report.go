@@ -72,12 +72,12 @@ func (lk *look) centres(ctx context.Context, hs []*hit) map[*hit]point {
 			continue
 		}
 		_ = lk.inSession(ctx, s, func(world cdpruntime.ExecutionContextID) error {
-			kept, objs, err := hitHandles(ctx, world, groups[s])
+			kept, objs, err := lk.handles(ctx, world, groups[s])
 			if err != nil || len(kept) == 0 {
 				return err
 			}
 			var boxes [][]float64
-			if _, err := callLocate(ctx, kept[0].c, world, jsReq{Op: "boxes"}, objs, &boxes); err != nil {
+			if _, err := callLocate(ctx, kept[0].c, world, "", jsReq{Op: "boxes"}, objs, &boxes); err != nil {
 				return err
 			}
 			for i, h := range kept {
@@ -93,7 +93,8 @@ func (lk *look) centres(ctx context.Context, hs []*hit) map[*hit]point {
 
 // count is a count assertion's look: every match, no strictness.
 func (w *Worker) count(ctx context.Context, t *tab, tg transport.Target) (scoped, error) {
-	lk := &look{w: w, t: t}
+	lk := newLook(w, t)
+	defer lk.release(ctx)
 	hs, err := lk.find(ctx, tg, true)
 	if err != nil {
 		return scoped{}, err
