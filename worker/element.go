@@ -77,7 +77,7 @@ func (w *Worker) locateAny(ctx context.Context, t *tab, tg transport.Target, act
 			return nil, lk.ambiguous(ctx, tg, hs)
 		}
 		if err := lk.describe(ctx, hs[0]); err != nil {
-			return nil, &notYet{code: transport.CodeElementNotFound, msg: "the element " + tg.Describe() + " found is no longer in the page"}
+			return nil, &notYet{code: transport.CodeElementNotFound, msg: "the element " + tg.Describe() + " matched is no longer in the page"}
 		}
 		el = hs[0].el // its handle goes with the look's; it gets one of its own below
 		if actionable {
