@@ -55,6 +55,13 @@ func role(role, name string) *transport.Target {
 	return &transport.Target{Role: role, Name: transport.Match(name)}
 }
 
+// exactRole is role with the name compared whole and case-sensitively (a name is a
+// case-insensitive substring by default).
+func exactRole(role, name string) *transport.Target {
+	exact := true
+	return &transport.Target{Role: role, Name: transport.Match(name), Exact: &exact}
+}
+
 // openAssertsWithSecret opens a session on the fixture's /asserts page with secret typed
 // into its Token field (from ASSERT_TOKEN, so the session knows it as a secret).
 func openAssertsWithSecret(t *testing.T, secret string) transport.Caller {
@@ -200,7 +207,8 @@ func TestAssertValueRefusesSecrets(t *testing.T) {
 
 // TestNotFoundNamesTheNearElement: when act's or assert's role and name find nothing, the
 // message names the element a person most likely meant: the same name under another role,
-// or the same role with the name spelled another way.
+// or the same role with the name spelled another way (an exact name: by default a name is a
+// case-insensitive substring, which finds those).
 func TestNotFoundNamesTheNearElement(t *testing.T) {
 	t.Parallel()
 	rt := openAsserts(t)
@@ -211,7 +219,7 @@ func TestNotFoundNamesTheNearElement(t *testing.T) {
 		want   string
 	}{
 		{*role("button", "Sign in"), `no button named "Sign in" appeared within the action budget (3s); a link named "Sign in" exists`},
-		{*role("button", "save changes"), `no button named "save changes" appeared within the action budget (3s); a button named "Save changes" exists`},
+		{*exactRole("button", "save changes"), `no button named "save changes" appeared within the action budget (3s); a button named "Save changes" exists`},
 	} {
 		_, err := transport.Dispatch(bg, rt, transport.Act{Action: transport.ActClick, Target: c.target})
 		if oe := transport.AsOperationError("", err); oe == nil || oe.Code != transport.CodeElementNotFound || oe.Message != c.want {
@@ -224,9 +232,9 @@ func TestNotFoundNamesTheNearElement(t *testing.T) {
 		t.Errorf("a name like nothing on the page: %v, want no hint", err)
 	}
 	a := assertTester{t, rt}
-	a.fails(transport.Assert{Kind: transport.AssertTextContains, Value: "x", Target: role("button", "Save"), Wait: none},
+	a.fails(transport.Assert{Kind: transport.AssertTextContains, Value: "x", Target: exactRole("button", "Save"), Wait: none},
 		transport.CodeElementNotFound, `no button named "Save" (one read); a button named "Save changes" exists`)
-	a.fails(transport.Assert{Kind: transport.AssertChecked, Value: "true", Target: role("checkbox", "Remember"), Wait: none},
+	a.fails(transport.Assert{Kind: transport.AssertChecked, Value: "true", Target: exactRole("checkbox", "Remember"), Wait: none},
 		transport.CodeElementNotFound, `no checkbox named "Remember" (one read); a checkbox named "Remember me" exists`)
 	a.fails(transport.Assert{Kind: transport.AssertTextContains, Value: "x", Target: role("region", "Users"), Wait: none},
 		transport.CodeElementNotFound, `no region named "Users" (one read); a table named "Users" exists`)

@@ -71,7 +71,7 @@ func TestOutlineNeverCutsASecret(t *testing.T) {
 	noSecretPrefix(t, "the outline's text", ob.Text)
 	noSecretPrefix(t, "the outline's nodes", string(nodes))
 	pad := strings.Repeat("x", 10)
-	oe := assertTester{t, rt}.fails(transport.Assert{Kind: transport.AssertTextContains, Value: "y", Target: role("button", pad), Wait: transport.WaitMode(transport.WaitNone)},
+	oe := assertTester{t, rt}.fails(transport.Assert{Kind: transport.AssertTextContains, Value: "y", Target: exactRole("button", pad), Wait: transport.WaitMode(transport.WaitNone)},
 		transport.CodeElementNotFound, `no button named "`+pad+`" (one read); a button named "xxxx`)
 	noSecretPrefix(t, "the not-found message", oe.Message)
 }

@@ -20,8 +20,9 @@ import (
 // unanswered dialog stalls the page, so an operation that opened one would end with a
 // timeout error after its budget instead of the result checked here.
 
+// clickButton clicks the button with exactly this name ("Alert", not "Alert later").
 func clickButton(name string) transport.Act {
-	return transport.Act{Action: transport.ActClick, Target: transport.Target{Role: "button", Name: transport.Match(name)}}
+	return transport.Act{Action: transport.ActClick, Target: *exactRole("button", name)}
 }
 
 func wantDialogs(t *testing.T, what string, got []transport.Dialog, want ...transport.Dialog) {

@@ -33,7 +33,7 @@ func (p *rtcPage) note(res transport.Result, err error) {
 
 func (p *rtcPage) click(role, name string) {
 	p.t.Helper()
-	res, err := transport.Dispatch(bg, p.rt, transport.Act{Action: transport.ActClick, Target: transport.Target{Role: role, Name: transport.Match(name)}})
+	res, err := transport.Dispatch(bg, p.rt, transport.Act{Action: transport.ActClick, Target: *exactRole(role, name)}) // "Try WebRTC", not "Try WebRTC in a popup's frame"
 	p.note(&res, err)
 }
 

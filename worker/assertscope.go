@@ -6,11 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
-	"github.com/fastbrowser/fastbrowser/worker/internal/outline"
 )
 
 // What an assertion with a target or a cell reads: an element's visible text, a table
@@ -69,13 +67,7 @@ func (w *Worker) readScoped(ctx context.Context, t *tab, r *transport.Assert) (s
 	case r.Cell != nil:
 		return w.readCell(ctx, t, r.Cell)
 	case r.Kind == transport.AssertCount:
-		frames, err := w.axFrames(ctx, t)
-		if err != nil {
-			return scoped{}, err
-		}
-		exact := r.Target.Exact == nil || *r.Target.Exact
-		m := outline.Lookup(frames, r.Target.Role, nameOf(*r.Target), exact, false, w.clipScrubbed)
-		return scoped{value: strconv.Itoa(len(m.Found)), what: fmt.Sprintf("%s named %q", r.Target.Role, nameOf(*r.Target))}, nil
+		return w.count(ctx, t, *r.Target)
 	}
 	el, err := w.locateAny(ctx, t, *r.Target, false)
 	if err != nil {

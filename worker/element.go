@@ -26,20 +26,17 @@ type element struct {
 
 // locate resolves an act target. A ref must come from the tab's current document: refs are
 // numbered across the whole worker, so one issued for another tab or an earlier document is
-// refused stale_document (refs.go), never resolved here. Role and name must match exactly
-// one actionable element. Nothing reaches the page here. What waiting may cure (no match
-// yet, a match that left the page) is a *notYet: the act looks again (actwait.go).
+// refused stale_document (refs.go), never resolved here. Any other locator (locate.go) must
+// match exactly one element, or say which of several it means (nth, first, last): more is
+// refused element_ambiguous, naming the first few. What waiting may cure (no match yet, a
+// match that left the page) is a *notYet: the act looks again (actwait.go).
 func (w *Worker) locate(ctx context.Context, t *tab, tg transport.Target) (*element, error) {
 	return w.locateAny(ctx, t, tg, true)
 }
 
-// locateAny is locate, for any element the outline keeps with its DOM node when actionable
-// is false (an assertion's target: a region, a heading, a table too). Only actionable
-// elements get a ref.
+// locateAny is locate for an act (actionable: the element gets a ref) or, with actionable
+// false, for an assertion's target: a region, a heading, a table too.
 func (w *Worker) locateAny(ctx context.Context, t *tab, tg transport.Target, actionable bool) (*element, error) {
-	if k := tg.Kind(); (k != transport.LocateRef && k != transport.LocateRole) || tg.Within != nil || tg.Has != nil || tg.HasText != nil || tg.Picks() || tg.Name.IsRegex() {
-		return nil, transport.Invalid(transport.OpAct, "request.target", "this locator is not built yet")
-	}
 	t.mu.Lock()
 	loader, refs := t.loader, t.refs
 	t.mu.Unlock()
@@ -61,20 +58,27 @@ func (w *Worker) locateAny(ctx context.Context, t *tab, tg transport.Target, act
 			return nil, actError(transport.CodeElementNotFound, "ref %s was never issued", tg.Ref)
 		}
 	} else {
-		frames, err := w.axFrames(ctx, t)
+		lk := newLook(w, t)
+		defer lk.release(ctx)
+		hs, err := lk.find(ctx, tg, true)
 		if err != nil {
+			var oe *transport.OperationError
+			if errors.As(err, &oe) {
+				return nil, err
+			}
 			return nil, w.cdpFailure(transport.OpAct, transport.NotAttempted, err)
 		}
-		exact := tg.Exact == nil || *tg.Exact
-		m := outline.Lookup(frames, tg.Role, nameOf(tg), exact, actionable, w.clipScrubbed)
-		switch len(m.Found) {
+		switch len(hs) {
 		case 0:
-			return nil, &notYet{code: transport.CodeElementNotFound, msg: fmt.Sprintf("no %s named %q", tg.Role, nameOf(tg)), hint: nearHint(m.Near), appeared: true}
+			return nil, lk.notFound(tg)
 		case 1:
-			el = m.Found[0]
 		default:
-			return nil, actError(transport.CodeElementAmbiguous, "%d elements are %s named %q; use a ref from observe", len(m.Found), tg.Role, nameOf(tg))
+			return nil, lk.ambiguous(ctx, tg, hs)
 		}
+		if err := lk.describe(ctx, hs[0]); err != nil {
+			return nil, &notYet{code: transport.CodeElementNotFound, msg: "the element " + tg.Describe() + " matched is no longer in the page"}
+		}
+		el = hs[0].el // its handle goes with the look's; it gets one of its own below
 		if actionable {
 			t.mu.Lock()
 			rt := t.refsFor(loader)
@@ -83,7 +87,7 @@ func (w *Worker) locateAny(ctx context.Context, t *tab, tg transport.Target, act
 			t.mu.Unlock()
 		}
 	}
-	// A ref names one node, which cannot come back; a role and name are looked up again.
+	// A ref names one node, which cannot come back; any other locator is looked up again.
 	gone := func(why string) error {
 		if tg.Ref != "" {
 			return actError(transport.CodeElementNotFound, "%s %s", elementLabel(el), why)
@@ -178,12 +182,4 @@ func actError(code transport.Code, format string, args ...any) error {
 		retry = transport.RetrySafe
 	}
 	return transport.NewError(transport.OpAct, transport.PhaseValidate, code, retry, transport.NotAttempted, "%s", fmt.Sprintf(format, args...))
-}
-
-// nameOf is a role target's name as a string (interim, until the locator engine).
-func nameOf(tg transport.Target) string {
-	if tg.Name == nil {
-		return ""
-	}
-	return tg.Name.String
 }

@@ -45,6 +45,9 @@ type Options struct {
 	// AwaitBrowser: CDPURL or CDPFd comes as the first line of In, a JSON object
 	// {"cdpUrl":…} or {"cdpFd":N} (awaitbrowser.go), before protocol v1 starts.
 	AwaitBrowser bool
+	// TestIDAttribute is the attribute a testId locator compares ("": data-testid, as
+	// Playwright's default; locate_match.go).
+	TestIDAttribute string
 }
 
 var errTabGone = errors.New("tab is gone")
@@ -76,6 +79,8 @@ type Worker struct {
 	sockets socketWatches
 	// downloads is the download directory (download.go).
 	downloads downloads
+	// testIDAttr is the attribute testId locators compare ("": DefaultTestIDAttribute).
+	testIDAttr string
 	// stopDiscover ends target discovery (nil until it starts).
 	stopDiscover context.CancelFunc
 
@@ -133,6 +138,7 @@ func Run(ctx context.Context, opts Options) error {
 	w.proxyServer = opts.ProxyServer
 	w.defaultContext = opts.DefaultContext
 	w.viewport = opts.Viewport
+	w.testIDAttr = opts.TestIDAttribute
 	setup, cancel := context.WithTimeout(ctx, budgets.WorkerReady().Default)
 	err := w.connect(setup, opts)
 	cancel()

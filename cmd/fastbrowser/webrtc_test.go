@@ -35,7 +35,7 @@ func TestRunWebRTCAllow(t *testing.T) {
   "egress":{"webrtc":"allow"},
   "operations":[
     {"op":"navigate","request":{"url":%q}},
-    {"op":"act","request":{"action":"click","target":{"role":"button","name":"Try WebRTC"}}},
+    {"op":"act","request":{"action":"click","target":{"role":"button","name":"Try WebRTC","exact":true}}},
     {"op":"assert","request":{"kind":"textContains","value":"top=created webkit=created frame=created popup=created"}},
     {"op":"assert","request":{"kind":"textContains","value":"popup=created; done"}}]}`,
 			name, site.URL, site.URL+"/health", origins, page)

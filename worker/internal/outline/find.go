@@ -4,11 +4,17 @@ import "strings"
 
 // Find returns every actionable element in the frames with this role and accessible name,
 // regardless of budgets and collapsed runs, in document order, without refs. With exact the
-// name must equal the element's after trimming; otherwise it must be contained in it, case
-// and white space folded. The role is the outline's; "textbox" also finds password fields
-// and "button" file inputs. An empty role matches every actionable element.
+// name must equal the element's with white space folded; otherwise it must be contained in
+// it, case and white space folded. The role is the outline's; "textbox" also finds password
+// fields and "button" file inputs. An empty role matches every actionable element.
 func Find(frames []Frame, role, name string, exact bool) []Element {
-	return Lookup(frames, role, name, exact, true, nil).Found
+	want := fold(name)
+	match := func(got string) bool { return got == want }
+	if !exact {
+		want = strings.ToLower(want)
+		match = func(got string) bool { return strings.Contains(strings.ToLower(got), want) }
+	}
+	return Lookup(frames, role, match, name, true, nil).Found
 }
 
 // Match is what one look for a role and a name found: the elements that match and, when
@@ -20,20 +26,18 @@ type Match struct {
 
 // Lookup finds the elements whose role and name match, in document order: actionable ones
 // only (act's targets) or, with actionable false, any the outline keeps with its DOM node
-// (containers, headings, live regions, rows and tables too: what an assertion may look
-// at). In the same walk it keeps the best near miss of the same kind of element, for the
-// not-found message: the same name under another role, then the same role with a name
-// equal ignoring case, then the same role with a name containing the wanted one or
-// contained in it (ignoring case), then another role with a name equal ignoring case.
-// Names longer than budgets.OutlineNameChars are cut with clip (as Options.Clip): they are
-// quoted in results and messages.
-func Lookup(frames []Frame, role, name string, exact, actionable bool, clip Clip) Match {
-	want := strings.TrimSpace(name)
-	if !exact {
-		want = strings.ToLower(fold(name))
-	}
+// (containers, headings, live regions, rows and tables too). name is given each element's
+// accessible name with white space folded (nil: any name). In the same walk it keeps the
+// best near miss of the same kind of element, for the not-found message, when the name
+// wanted is a string (near; "" for a regex or no name): the same name under another role,
+// then the same role with a name equal ignoring case, then the same role with a name
+// containing the wanted one or contained in it (ignoring case), then another role with a
+// name equal ignoring case. Names longer than budgets.OutlineNameChars are cut with clip
+// (as Options.Clip): they are quoted in results and messages.
+func Lookup(frames []Frame, role string, name func(string) bool, near string, actionable bool, clip Clip) Match {
 	role = strings.TrimSpace(role)
-	lower := strings.ToLower(fold(name))
+	wanted := fold(near)
+	lower := strings.ToLower(wanted)
 	var m Match
 	nearRank := 0
 	eachNode(frames, func(n *node) {
@@ -41,21 +45,22 @@ func Lookup(frames []Frame, role, name string, exact, actionable bool, clip Clip
 			return
 		}
 		sameRole := roleMatches(role, n.role)
-		if sameRole && nameMatches(want, n.name, exact) {
+		folded := fold(n.name)
+		if sameRole && (name == nil || name(folded)) {
 			m.Found = append(m.Found, elementOf(n, clip))
 			return
 		}
-		if len(m.Found) > 0 || n.name == "" || nearRank == 1 {
+		if len(m.Found) > 0 || wanted == "" || folded == "" || nearRank == 1 {
 			return
 		}
-		got := strings.ToLower(fold(n.name))
+		got := strings.ToLower(folded)
 		rank := 0
 		switch {
-		case !sameRole && strings.TrimSpace(n.name) == strings.TrimSpace(name):
+		case !sameRole && folded == wanted:
 			rank = 1
 		case sameRole && got == lower:
 			rank = 2
-		case sameRole && lower != "" && (strings.Contains(got, lower) || strings.Contains(lower, got)):
+		case sameRole && (strings.Contains(got, lower) || strings.Contains(lower, got)):
 			rank = 3
 		case got == lower:
 			rank = 4
@@ -98,13 +103,6 @@ func roleMatches(want, got string) bool {
 		}
 	}
 	return false
-}
-
-func nameMatches(want, got string, exact bool) bool {
-	if exact {
-		return want == strings.TrimSpace(got)
-	}
-	return strings.Contains(strings.ToLower(got), want)
 }
 
 // fieldRoles are the outline roles of elements that hold typed text.

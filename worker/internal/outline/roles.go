@@ -80,6 +80,10 @@ var outlineRoles = map[string]string{
 	"directory":            "list",
 }
 
+// RoleName is the outline's name for a role the accessibility tree gives (what the outline
+// would show for the node), for an element found by other means than its role.
+func RoleName(axRole string) string { return outlineRole(axRole) }
+
 func outlineRole(r string) string {
 	if o, ok := outlineRoles[r]; ok {
 		return o
