@@ -74,7 +74,7 @@ func TestReportsShowWhatRan(t *testing.T) {
 		http          int
 	}{
 		{site.URL + "/echo", "", 200},
-		{`textbox "Token"`, "[secret] (env PORTAL_TOKEN)", 0},
+		{`textbox ~"Token"`, "[secret] (env PORTAL_TOKEN)", 0},
 		{site.URL + "/status/503", "", 503},
 		{"", `titleContains "Dashboard"`, 0},
 	}
@@ -110,7 +110,7 @@ func TestReportsShowWhatRan(t *testing.T) {
 	text := html.UnescapeString(string(page))
 	for _, w := range []string{
 		`<p class="desc">Signs in with the portal token & checks the outage page</p>`,
-		`<td class="mono">textbox "Token"</td>`, `<td class="mono">[secret] (env PORTAL_TOKEN)</td>`,
+		`<td class="mono">textbox ~"Token"</td>`, `<td class="mono">[secret] (env PORTAL_TOKEN)</td>`,
 		`<td class="mono">HTTP 200</td>`, `<td class="mono">HTTP 503</td>`,
 		`expected <span class="mono">titleContains "Dashboard"</span>`,
 		"<h3>setup hook output</h3>", "setup says hello\nseeded 3 users",
