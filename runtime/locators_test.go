@@ -222,3 +222,26 @@ func TestLocatorsInFrames(t *testing.T) {
 		t.Fatalf("the frame's Pay counted %d clicks, want 1", n)
 	}
 }
+
+// TestLocatorTestIDAttribute: a session's TestIDAttribute (a run's testIdAttribute) is the
+// attribute testId compares; data-testid then means nothing.
+func TestLocatorTestIDAttribute(t *testing.T) {
+	t.Parallel()
+	site := runtimetest.Fixture()
+	defer site.Close()
+	b, err := runtimetest.Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), TestIDAttribute: "data-act"})
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/locators"}); err != nil {
+		t.Fatal(err)
+	}
+	if rc := acts(t, rt, transport.ActClick, transport.Target{TestID: "store"}); rc.Name != "Store" {
+		t.Errorf("testId store under data-act: receipt %+v, want the Store button", rc)
+	}
+	if res, err := transport.Dispatch(bg, rt, transport.Assert{Kind: transport.AssertTextContains, Value: "Done: store"}); err != nil || !res.Passed {
+		t.Errorf("the click on the data-act button: %+v %v", res, err)
+	}
+	counts(t, rt, transport.Target{TestID: "store-button"}, "0")
+}

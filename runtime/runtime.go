@@ -60,6 +60,8 @@ type Options struct {
 	WebRTC string
 	// Viewport lays every page of the session out at this size (zero: the browser's own).
 	Viewport transport.Viewport
+	// TestIDAttribute is the attribute testId locators compare ("": data-testid).
+	TestIDAttribute string
 	// LookupEnv reads {"env":…} text for act (nil: os.LookupEnv).
 	LookupEnv func(string) (string, bool)
 	// UploadRoot is the directory an upload's files must lie under, asked at each act (nil:
@@ -285,6 +287,9 @@ func workerFlags(base policy.Policy, opts Options, px *egressproxy.Proxy) []stri
 	}
 	if !opts.Viewport.IsZero() {
 		args = append(args, "--viewport", opts.Viewport.String())
+	}
+	if opts.TestIDAttribute != "" {
+		args = append(args, "--test-id-attribute", opts.TestIDAttribute)
 	}
 	return args
 }

@@ -25,7 +25,9 @@ type Config struct {
 	Budgets        *Budgets            `json:"budgets,omitempty"`
 	Egress         *Egress             `json:"egress,omitempty"`
 	Viewport       *transport.Viewport `json:"viewport,omitempty"`
-	Model          *model.Config       `json:"model,omitempty"`
+	// TestIDAttribute is every scenario's testIdAttribute unless it names its own.
+	TestIDAttribute string        `json:"testIdAttribute,omitempty"`
+	Model           *model.Config `json:"model,omitempty"`
 	// Retries and Jobs are `run`'s --retries and --jobs when those are not given.
 	Retries *int `json:"retries,omitempty"`
 	Jobs    *int `json:"jobs,omitempty"`
@@ -102,6 +104,9 @@ func loadConfig(path string) (*Config, error) {
 			return nil, fail("viewport", err.Error())
 		}
 	}
+	if err := checkTestIDAttribute(c.TestIDAttribute); err != nil {
+		return nil, err
+	}
 	if err := checkModel(c.Model); err != nil {
 		return nil, err
 	}
@@ -142,6 +147,9 @@ func (c *RunConfig) fill(f *File) {
 	}
 	if f.Viewport == nil {
 		f.Viewport = c.Viewport
+	}
+	if f.TestIDAttribute == "" {
+		f.TestIDAttribute = c.TestIDAttribute
 	}
 	if f.Model == nil {
 		f.Model = c.Model

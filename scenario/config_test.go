@@ -47,6 +47,7 @@ func TestConfigRefusals(t *testing.T) {
 		{"budget over ceiling", `{"version":1,"budgets":{"timeoutMs":999999}}`, "budgets.timeoutMs", "ceiling"},
 		{"egress empty", `{"version":1,"egress":{"subresources":""}}`, "egress.subresources", ""},
 		{"viewport small", `{"version":1,"viewport":{"width":1,"height":600}}`, "viewport", "expected a width and a height"},
+		{"testIdAttribute with a space", `{"version":1,"testIdAttribute":"data test"}`, "testIdAttribute", "attribute name"},
 		{"duplicate key", `{"version":1,"jobs":1,"jobs":2}`, "", `duplicate key "jobs"`},
 	}
 	for _, c := range cases {
@@ -68,7 +69,7 @@ func TestConfigDefaults(t *testing.T) {
 		ConfigName: `{"version":1,
 			"fixture":{"baseUrl":"http://127.0.0.1:4310","server":{"mode":"managed","start":{"command":"./serve","cwd":"bin"},"readiness":{"url":"http://127.0.0.1:4310/health"}}},
 			"allowedOrigins":["http://127.0.0.1:4310","http://cdn.test"],"budgets":{"timeoutMs":5000},
-			"egress":{"subresources":"report"},"viewport":{"width":1024,"height":700},"retries":2,"jobs":3}`,
+			"egress":{"subresources":"report"},"viewport":{"width":1024,"height":700},"testIdAttribute":"data-test","retries":2,"jobs":3}`,
 		"suite/bare.json": `{"version":1,"id":"bare","operations":[{"op":"navigate","request":{"url":"/form"}}]}`,
 		"suite/own.json": `{"version":1,"id":"own","fixture":{"baseUrl":"http://127.0.0.1:9999"},"budgets":{"timeoutMs":7000},
 			"operations":[{"op":"navigate","request":{"url":"/form"}}]}`,
@@ -92,6 +93,9 @@ func TestConfigDefaults(t *testing.T) {
 	}
 	if bare.Budgets.TimeoutMs != 5000 || bare.Egress.Subresources != "report" || bare.Viewport.Width != 1024 || len(bare.Origins) != 2 {
 		t.Errorf("defaults not filled: budgets %+v egress %+v viewport %+v origins %v", bare.Budgets, bare.Egress, bare.Viewport, bare.Origins)
+	}
+	if spec := bare.sessionSpec(); spec.TestIDAttribute != "data-test" {
+		t.Errorf("the config's testIdAttribute did not reach the session: %q", spec.TestIDAttribute)
 	}
 	own, err := LoadWith(filepath.Join(dir, "suite", "own.json"), Overrides{Config: cfg})
 	if err != nil {

@@ -24,6 +24,9 @@ type File struct {
 	// Viewport lays every page of the scenario out at this size in CSS pixels (absent: the
 	// browser's own, 800x600 headless).
 	Viewport *transport.Viewport `json:"viewport,omitempty"`
+	// TestIDAttribute is the attribute a testId locator compares (absent: data-testid, as
+	// Playwright's testIdAttribute).
+	TestIDAttribute string `json:"testIdAttribute,omitempty"`
 	// Model is the model task and extract use (docs/models.md); absent: none, and those
 	// operations fail model_required while the others run.
 	Model      *model.Config `json:"model,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"strconv"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -130,6 +131,9 @@ func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 		if err := v.Check(); err != nil {
 			return nil, fail("viewport", err.Error())
 		}
+	}
+	if err := checkTestIDAttribute(f.TestIDAttribute); err != nil {
+		return nil, err
 	}
 	if err := checkModel(f.Model); err != nil {
 		return nil, err
@@ -516,3 +520,14 @@ func checkNarrowing(fr *fileRequest, path string) error {
 
 // clip bounds a value quoted in a message.
 func clip(s string) string { return textclip.Clip(s, 40) }
+
+// testIDAttributePattern is an HTML attribute name a testId locator may compare.
+var testIDAttributePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$`)
+
+// checkTestIDAttribute checks testIdAttribute (a scenario's or a run config's).
+func checkTestIDAttribute(a string) error {
+	if a != "" && !testIDAttributePattern.MatchString(a) {
+		return fail("testIdAttribute", "expected an attribute name such as \"data-test\" (a letter or _, then up to 63 letters, digits, _ . : -)")
+	}
+	return nil
+}

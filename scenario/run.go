@@ -429,14 +429,15 @@ func refIndex(o OpRef, ops []Operation) int {
 
 // SessionSpec is what a scenario asks of its browser session.
 type SessionSpec struct {
-	ID             string             // the scenario id: the owner of its evidence
-	Origins        []string           // the base origin policy
-	Subresources   string             // transport.SubresourcesFail or SubresourcesReport
-	ServiceWorkers string             // "block" or "allow"
-	WebRTC         string             // "block" or "allow"
-	Viewport       transport.Viewport // zero: the browser's own
-	Redaction      []transport.RedactionRule
-	Model          *model.Config // nil: none (task and extract fail model_required)
+	ID              string             // the scenario id: the owner of its evidence
+	Origins         []string           // the base origin policy
+	Subresources    string             // transport.SubresourcesFail or SubresourcesReport
+	ServiceWorkers  string             // "block" or "allow"
+	WebRTC          string             // "block" or "allow"
+	Viewport        transport.Viewport // zero: the browser's own
+	TestIDAttribute string             // "": data-testid
+	Redaction       []transport.RedactionRule
+	Model           *model.Config // nil: none (task and extract fail model_required)
 	// Event records a lifecycle event of the scenario (Env.Open reports a browser relaunch
 	// with it: kind "runtime", name "relaunch"); set by Run.
 	Event func(kind, name, status string)
@@ -450,6 +451,7 @@ func (l *Loaded) sessionSpec() SessionSpec {
 	if l.Viewport != nil {
 		spec.Viewport = *l.Viewport
 	}
+	spec.TestIDAttribute = l.TestIDAttribute
 	if e := l.Egress; e != nil {
 		if e.Subresources != "" {
 			spec.Subresources = string(e.Subresources)

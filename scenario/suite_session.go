@@ -89,6 +89,7 @@ func (s *Suite) open(ctx context.Context, spec SessionSpec, store *artifacts.Sto
 	opts.AllowedOrigins = spec.Origins
 	opts.Subresources, opts.ServiceWorkers, opts.WebRTC = spec.Subresources, spec.ServiceWorkers, spec.WebRTC
 	opts.Viewport = spec.Viewport
+	opts.TestIDAttribute = spec.TestIDAttribute
 	opts.Model = spec.Model // the scenario's as loaded (--model > file > config), not Session's
 	opts.Secrets = s.opts.Secrets
 	opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: runDir, Owner: spec.ID, Redaction: spec.Redaction, OnFailure: true}

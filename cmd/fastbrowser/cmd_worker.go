@@ -23,6 +23,7 @@ func workerCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "service-workers", Value: "block", Usage: "\"block\" refuses service worker registration and shared workers (their fetches escape interception); \"allow\" permits them"},
 			&cli.StringFlag{Name: "webrtc", Value: "block", Usage: "\"block\" makes RTCPeerConnection throw in every document (ICE traffic escapes interception); \"allow\" leaves it to pages"},
 			&cli.StringFlag{Name: "viewport", Usage: "lay every page out at `WIDTHxHEIGHT` CSS pixels (default: the browser's own size)"},
+			&cli.StringFlag{Name: "test-id-attribute", Usage: "the `ATTRIBUTE` testId locators compare (default: data-testid)"},
 			&cli.StringFlag{Name: "egress-subresources", Value: "fail", Usage: "a refused subresource: \"fail\" ends the operation with egress_denied, \"report\" only reports it"},
 		},
 		Action: func(c *cli.Context) error {
@@ -49,18 +50,19 @@ func workerCommand(st *state) *cli.Command {
 				}
 			}
 			err := worker.Run(c.Context, worker.Options{
-				Viewport:       vp,
-				CDPURL:         c.String("cdp-url"),
-				AllowedOrigins: c.StringSlice("allowed-origin"),
-				Subresources:   sub,
-				ServiceWorkers: sw,
-				WebRTC:         rtc,
-				ProxyServer:    c.String("proxy-server"),
-				DefaultContext: c.Bool("default-context"),
-				AwaitBrowser:   c.Bool("await-browser"),
-				In:             st.stdin,
-				Out:            st.stdout,
-				Log:            log.New(st.stderr, "worker: ", log.LstdFlags),
+				Viewport:        vp,
+				CDPURL:          c.String("cdp-url"),
+				AllowedOrigins:  c.StringSlice("allowed-origin"),
+				Subresources:    sub,
+				ServiceWorkers:  sw,
+				WebRTC:          rtc,
+				ProxyServer:     c.String("proxy-server"),
+				DefaultContext:  c.Bool("default-context"),
+				AwaitBrowser:    c.Bool("await-browser"),
+				TestIDAttribute: c.String("test-id-attribute"),
+				In:              st.stdin,
+				Out:             st.stdout,
+				Log:             log.New(st.stderr, "worker: ", log.LstdFlags),
 			})
 			if err != nil {
 				return exitWith(exitFailed, "worker: %v", err)
