@@ -63,11 +63,7 @@ func (lk *look) hasText(ctx context.Context, hs []*hit, m *transport.TextMatch) 
 			if _, err := callLocate(ctx, kept[0].c, world, "", jsReq{Op: "hasText", Match: toJSMatch(m, false)}, objs, &ok); err != nil {
 				return err
 			}
-			for i, h := range kept {
-				if i < len(ok) && ok[i] {
-					out = append(out, h)
-				}
-			}
+			out = append(out, marked(kept, ok)...)
 			return nil
 		})
 		if err := lk.refineFailed(err, s); err != nil {
@@ -105,11 +101,7 @@ func (lk *look) related(ctx context.Context, hs, others []*hit, op string) ([]*h
 			if _, err := callLocate(ctx, kept[0].c, world, "", req, append(objs, oobjs...), &ok); err != nil {
 				return err
 			}
-			for i, h := range kept {
-				if i < len(ok) && ok[i] {
-					out = append(out, h)
-				}
-			}
+			out = append(out, marked(kept, ok)...)
 			return nil
 		})
 		if err := lk.refineFailed(err, s); err != nil {
@@ -141,6 +133,17 @@ func sortLike(all, kept []*hit) []*hit {
 	out := kept[:0:0]
 	for _, h := range all {
 		if in[h] {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// marked is the hits the page's answer marks true, one answer per hit in order.
+func marked(hs []*hit, ok []bool) []*hit {
+	var out []*hit
+	for i, h := range hs {
+		if i < len(ok) && ok[i] {
 			out = append(out, h)
 		}
 	}
