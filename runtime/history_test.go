@@ -28,8 +28,10 @@ func TestGoBackAndForwardAcrossDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.URL != a.URL || back.Title != a.Title || back.Status != 200 || back.DocumentID == a.DocumentID || back.DocumentID == b.DocumentID {
-		t.Fatalf("goBack: %+v; want %s %q, status 200, a document of its own (A was %s)", back, a.URL, a.Title, a.DocumentID)
+	// A history step may restore the very document it left (the back/forward cache keeps
+	// it whole), so the document id is not compared with A's: only that it is not B's.
+	if back.URL != a.URL || back.Title != a.Title || back.Status != 200 || back.DocumentID == b.DocumentID {
+		t.Fatalf("goBack: %+v; want %s %q, status 200, not B's document (%s)", back, a.URL, a.Title, b.DocumentID)
 	}
 	if rd, err := transport.Dispatch(bg, rt, transport.Read{}); err != nil || !strings.Contains(rd.Text, "served by fastbrowser fixture serve") {
 		t.Fatalf("read after goBack: %v %q", err, rd.Text)
@@ -38,7 +40,7 @@ func TestGoBackAndForwardAcrossDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fwd.URL != b.URL || fwd.Title != b.Title || fwd.DocumentID == b.DocumentID {
+	if fwd.URL != b.URL || fwd.Title != b.Title || fwd.DocumentID == back.DocumentID {
 		t.Fatalf("goForward: %+v; want %s %q", fwd, b.URL, b.Title)
 	}
 }

@@ -39,7 +39,7 @@ func TestSessionBadInputKeepsSessionUsable(t *testing.T) {
 		{name: "stdin two lines", stdin: "{\"op\":\"read\"}\n{\"op\":\"read\"}\n", code: 1, errCode: sessions.CodeInvalidInput},
 		{name: "stdin an array", stdin: `[{"op":"read"}]`, code: 1, errCode: sessions.CodeInvalidInput},
 		{name: "stdin empty", stdin: ``, code: 1, errCode: sessions.CodeInvalidInput},
-		{name: "unknown shorthand", stdin: `{"hover":"e1"}`, code: 1, errCode: sessions.CodeInvalidInput},
+		{name: "unknown shorthand", stdin: `{"tap":"e1"}`, code: 1, errCode: sessions.CodeInvalidInput},
 		{name: "unknown op", stdin: `{"op":"fly"}`, code: 1, errCode: sessions.CodeInvalidInput},
 		{name: "unknown session id", stdin: `{"op":"read"}`, id: "s-00000000", code: 1, errCode: sessions.CodeNotFound},
 		{name: "path-like session id", stdin: `{"op":"read"}`, id: "../x", code: 1, errCode: sessions.CodeNotFound},
