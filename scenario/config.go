@@ -19,6 +19,7 @@ const ConfigName = "fastbrowser.json"
 // of a run. A scenario's own field wins over the config's, field by field; a CLI flag wins
 // over both.
 type Config struct {
+	Schema         string              `json:"$schema,omitempty"` // for editors; not interpreted
 	Version        int                 `json:"version" required:"true"`
 	Fixture        *Fixture            `json:"fixture,omitempty"`
 	AllowedOrigins []string            `json:"allowedOrigins,omitempty"`

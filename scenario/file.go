@@ -12,6 +12,9 @@ const FileVersion = 1
 
 // File is one scenario file v1 (docs/scenarios.md documents every field).
 type File struct {
+	// Schema is the JSON Schema an editor validates the file with ("$schema"; `fastbrowser
+	// schema` prints it). It is not interpreted.
+	Schema         string     `json:"$schema,omitempty"`
 	Version        int        `json:"version" required:"true"`
 	ID             string     `json:"id" required:"true"`
 	Description    string     `json:"description,omitempty"`

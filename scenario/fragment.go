@@ -17,6 +17,7 @@ import (
 // {"include":"fragments/login.json","id"?:"login"} (docs/scenarios.md "Fragments"). It is data
 // only, decoded as strictly as a scenario file.
 type Fragment struct {
+	Schema      string      `json:"$schema,omitempty"` // for editors; not interpreted
 	Version     int         `json:"version" required:"true"`
 	Fragment    string      `json:"fragment" required:"true"` // its name: the default id prefix
 	Description string      `json:"description,omitempty"`
