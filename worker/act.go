@@ -172,21 +172,8 @@ func (w *Worker) typeText(ctx context.Context, t *tab, el *element, text *transp
 	} else if err := t.c.Input.InsertText(ctx, input.NewInsertTextArgs(text.Value())); err != nil {
 		return "", w.cdpFailure(transport.OpAct, transport.Unknown, err)
 	}
-	const lengthFn = `function () { const v = 'value' in this ? this.value : this.textContent; return [...(v || '')].length; }`
-	want := text.Len()
-	ctx, cancel := context.WithTimeout(ctx, budgets.ActionVerification().Default)
-	defer cancel()
-	for {
-		var n int
-		if err := w.call(ctx, t, el, lengthFn, &n); err == nil && n == want {
-			return transport.Verified, nil
-		}
-		select {
-		case <-ctx.Done():
-			return transport.Unknown, nil
-		case <-time.After(budgets.ActPoll):
-		}
-	}
+	const lengthIsFn = `function (want) { const v = 'value' in this ? this.value : this.textContent; return [...(v || '')].length === want; }`
+	return w.verify(ctx, t, el, lengthIsFn, text.Len()), nil
 }
 
 // selectOption chooses the option whose visible label equals option, else whose value does.

@@ -46,14 +46,15 @@ func (w *Worker) scrollIntoView(ctx context.Context, t *tab, el *element) (trans
 	return w.verify(ctx, t, el, inViewFn), nil
 }
 
-// verify reads one of our fixed boolean element functions until it holds (verified) or the
-// action-verification budget ends (unknown: the input went out, its effect was not seen).
-func (w *Worker) verify(ctx context.Context, t *tab, el *element, fn string) transport.MutationState {
+// verify reads one of our fixed boolean element functions (with args) until it holds
+// (verified) or the action-verification budget ends (unknown: the input went out, its effect
+// was not seen).
+func (w *Worker) verify(ctx context.Context, t *tab, el *element, fn string, args ...any) transport.MutationState {
 	ctx, cancel := context.WithTimeout(ctx, budgets.ActionVerification().Default)
 	defer cancel()
 	for {
 		var ok bool
-		if err := w.call(ctx, t, el, fn, &ok); err == nil && ok {
+		if err := w.call(ctx, t, el, fn, &ok, args...); err == nil && ok {
 			return transport.Verified
 		}
 		select {

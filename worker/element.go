@@ -142,7 +142,12 @@ func (w *Worker) resolve(ctx context.Context, t *tab, session string, c *cdp.Cli
 			t.forgetWorldIn(session)
 		}
 	}
-	r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b))
+	return resolveNode(ctx, c, dom.NewResolveNodeArgs().SetBackendNodeID(b))
+}
+
+// resolveNode is DOM.resolveNode's object id, or an error when the node has none.
+func resolveNode(ctx context.Context, c *cdp.Client, args *dom.ResolveNodeArgs) (cdpruntime.RemoteObjectID, error) {
+	r, err := c.DOM.ResolveNode(ctx, args)
 	if err != nil {
 		return "", err
 	}

@@ -136,12 +136,5 @@ func elementsOf(ctx context.Context, c *cdp.Client, arr cdpruntime.RemoteObject)
 // where the locate.js calls that compare it with others run, in the object group. A node of
 // a frame the world cannot reach (a cross-origin frame in the same process) fails.
 func inWorld(ctx context.Context, c *cdp.Client, world cdpruntime.ExecutionContextID, group string, b dom.BackendNodeID) (cdpruntime.RemoteObjectID, error) {
-	r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetExecutionContextID(world).SetObjectGroup(group))
-	if err != nil {
-		return "", err
-	}
-	if r.Object.ObjectID == nil {
-		return "", errors.New("node has no object")
-	}
-	return *r.Object.ObjectID, nil
+	return resolveNode(ctx, c, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetExecutionContextID(world).SetObjectGroup(group))
 }
