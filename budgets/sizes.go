@@ -32,6 +32,9 @@ const (
 	// QuotedFoundChars bounds what an assertion's failure message quotes of what it found:
 	// an element's or a cell's text, a field's value (never a password's or a secret's).
 	QuotedFoundChars = 200
+	// CallLogLines bounds a failure's call log (OperationError.CallLog): what was waited
+	// for, then runs of equal looks folded; a longer log keeps its first and last lines.
+	CallLogLines = 20
 	// AssertCellRows bounds the rows of one table a cell assertion looks through.
 	AssertCellRows = 5000
 	// OutputLogBytes is the most a hook's or the managed server's output artifact holds,

@@ -40,6 +40,14 @@ func (r *Runtime) scrubError(op string, err error) error {
 	}
 	oe := *transport.AsOperationError(op, err)
 	oe.Message = r.secrets.Scrub(oe.Message)
+	oe.Expected, oe.Received = r.secrets.Scrub(oe.Expected), r.secrets.Scrub(oe.Received)
+	if len(oe.CallLog) > 0 {
+		log := make([]string, len(oe.CallLog))
+		for i, l := range oe.CallLog {
+			log[i] = r.secrets.Scrub(l)
+		}
+		oe.CallLog = log
+	}
 	if len(oe.Dialogs) > 0 {
 		dialogs := make([]transport.Dialog, len(oe.Dialogs))
 		for i, d := range oe.Dialogs {

@@ -99,6 +99,17 @@ type OperationError struct {
 	// Actions are a failed task's dispatched actions, as a result lists them (TaskResult):
 	// none is left out, and none is there when nothing was dispatched.
 	Actions []TaskAction `json:"actions,omitempty"`
+	// Expected and Received say, for a failed assertion, what it asked for and what the
+	// page had when the wait ended — only what the assertion asked about (the element's
+	// text, value, class, attribute, a count, the URL…), clipped, a typed secret never
+	// quoted. A list (text of every match) is written as a JSON array. Received is absent
+	// when nothing was found to compare (the element never appeared).
+	Expected string `json:"expected,omitempty"`
+	Received string `json:"received,omitempty"`
+	// CallLog says what an assertion (or an act's wait) waited for and what each look saw,
+	// runs of equal looks folded: "waiting for button \"Save\" to be visible",
+	// "3 × not visible (display:none)". Bounded (budgets.CallLogLines).
+	CallLog []string `json:"callLog,omitempty"`
 	// The failure evidence the runtime keeps for a failure travels beside it, in an
 	// *EvidencedError (evidenceerror.go), never in these fields.
 
