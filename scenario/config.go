@@ -32,6 +32,8 @@ type Config struct {
 	// Retries and Jobs are `run`'s --retries and --jobs when those are not given.
 	Retries *int `json:"retries,omitempty"`
 	Jobs    *int `json:"jobs,omitempty"`
+	// Projects run the suite once per entry (project.go; `run --project` picks some).
+	Projects []Project `json:"projects,omitempty"`
 }
 
 // RunConfig is a loaded, checked config file.
@@ -116,6 +118,9 @@ func loadConfig(path string) (*Config, error) {
 	}
 	if j := c.Jobs; j != nil && (*j < 1 || *j > budgets.RunJobs) {
 		return nil, fail("jobs", fmt.Sprintf("expected 1 to %d", budgets.RunJobs))
+	}
+	if err := checkProjects(c.Projects); err != nil {
+		return nil, err
 	}
 	if fx := c.Fixture; fx != nil && fx.Server != nil && fx.Server.Start != nil {
 		start := *fx.Server.Start

@@ -35,6 +35,10 @@ type File struct {
 	Model      *model.Config `json:"model,omitempty"`
 	Operations []Operation   `json:"operations" required:"true"`
 
+	// Variables are the values {"var": "NAME"} stands for in operations (vars.go); a
+	// project's and --var's win over them.
+	Variables map[string]string `json:"variables,omitempty"`
+
 	// fixtureFrom is the run config that supplied Fixture ("" for the file's own), so a
 	// refusal about it names the file it is written in.
 	fixtureFrom string

@@ -89,6 +89,7 @@ type expander struct {
 	chain     []string // absolute paths of the files being expanded, outermost first
 	fragments []FragmentRef
 	digests   [][sha256.Size]byte
+	vars      *varScope // the scenario's: a fragment's {"var"} values take the including run's
 }
 
 // expand returns ops with every include entry replaced, ids prefixed (prefix is "" for the
@@ -165,6 +166,10 @@ func (x *expander) include(entry *Operation, path string, src source, prefix str
 	if err != nil {
 		return "", nil, fail(path, display+": "+err.Error())
 	}
+	sum := sha256.Sum256(data) // of the bytes as written, like the scenario's
+	if data, err = substituteVars(data, x.vars); err != nil {
+		return "", nil, inFragment(path, display, err)
+	}
 	var f Fragment
 	if err := decodeFragment(data, &f); err != nil {
 		return "", nil, inFragment(path, display, err)
@@ -174,7 +179,6 @@ func (x *expander) include(entry *Operation, path string, src source, prefix str
 		name = f.Fragment
 	}
 	// Listed (and hashed) in include order: this fragment before those it includes.
-	sum := sha256.Sum256(data)
 	x.fragments = append(x.fragments, FragmentRef{File: display, SHA256: fmt.Sprintf("%x", sum)})
 	x.digests = append(x.digests, sum)
 	x.chain = append(x.chain, abs)

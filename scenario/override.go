@@ -23,6 +23,12 @@ type Overrides struct {
 	// Config holds the run config's defaults (nil: none): they fill the fields a scenario
 	// leaves out, before BaseURL overrides.
 	Config *RunConfig
+	// Project is the project this load is for (nil: none): its settings sit between the
+	// file's and the config's, its baseUrl replaces the fixture's, its variables sit
+	// between the file's and Vars.
+	Project *Project
+	// Vars are --var's NAME=VALUE: they win over the file's and the project's variables.
+	Vars map[string]string
 }
 
 func (o Overrides) empty() bool { return o.BaseURL == "" }
@@ -69,4 +75,18 @@ func CheckOverrides(o Overrides) error {
 		return &ValidationError{Path: "--readiness-url", Code: transport.CodeInvalidRequest, Message: "needs --base-url (it overrides external mode)"}
 	}
 	return nil
+}
+
+// varScope is the {"var"} scope of a scenario file's bytes: its own variables (read before
+// the strict decode), the project's and Vars.
+func (o Overrides) varScope(data []byte) (*varScope, error) {
+	own, err := fileVariables(data)
+	if err != nil {
+		return nil, err
+	}
+	vs := &varScope{file: own, flags: o.Vars}
+	if p := o.Project; p != nil {
+		vs.project, vs.projectName = p.Variables, p.Name
+	}
+	return vs, nil
 }

@@ -22,6 +22,7 @@ import (
 // budget_exceeded for a budget over its ceiling), the JSON path and what was expected.
 type ValidationError struct {
 	File    string
+	Project string // the project it was loaded for ("": none)
 	Path    string
 	Code    transport.Code
 	Message string
@@ -33,6 +34,9 @@ func (e *ValidationError) Error() string {
 		path = "(root)"
 	}
 	msg := path + ": " + e.Message + " (" + string(e.Code) + ")"
+	if e.Project != "" {
+		msg = "project " + e.Project + ": " + msg
+	}
 	if e.File == "" {
 		return msg
 	}
@@ -65,6 +69,11 @@ type Loaded struct {
 	SHA256    string
 	Fragments []FragmentRef // the fragment files included, in include order
 	Origins   []string
+	// Project is the name of the project it was loaded for ("": none); Variables are the
+	// variables its operations used, with the values they had (not secret: report.json
+	// lists them).
+	Project   string
+	Variables map[string]string
 }
 
 // Load reads and validates one scenario file.
@@ -81,6 +90,9 @@ func LoadWith(path string, o Overrides) (*Loaded, error) {
 		var ve *ValidationError
 		if errors.As(err, &ve) {
 			ve.File = path
+			if o.Project != nil {
+				ve.Project = o.Project.Name
+			}
 			if IsFragment(data) {
 				ve.Path, ve.Message = "", `a fragment file, not a scenario: include it from a scenario's operations ({"include": "…"})`
 			}
@@ -108,11 +120,21 @@ func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 	if len(data) > budgets.ScenarioFileSize {
 		return nil, fail("", fmt.Sprintf("file larger than %d bytes", budgets.ScenarioFileSize))
 	}
-	var f File
-	if err := decodeVersioned(data, &f, &f.Version); err != nil {
+	vs, err := o.varScope(data)
+	if err != nil {
 		return nil, err
 	}
+	decoded, err := substituteVars(data, vs)
+	if err != nil {
+		return nil, err
+	}
+	var f File
+	if err := decodeVersioned(decoded, &f, &f.Version); err != nil {
+		return nil, err
+	}
+	o.Project.fill(&f)
 	o.Config.fill(&f)
+	o.Project.rebase(&f)
 	o.apply(&f)
 	if !names.ValidID(f.ID) {
 		return nil, fail("id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
@@ -151,7 +173,7 @@ func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &expander{chain: []string{filepath.Join(src.dir, filepath.Base(src.display))}}
+	x := &expander{chain: []string{filepath.Join(src.dir, filepath.Base(src.display))}, vars: vs}
 	ops, _, err := x.expand(f.Operations, src, "", nil, 0)
 	if err != nil {
 		return nil, err
@@ -161,7 +183,7 @@ func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 		return nil, err
 	}
 	sum := combinedDigest(sha256.Sum256(data), x.digests)
-	return &Loaded{File: &f, SHA256: hex.EncodeToString(sum[:]), Fragments: x.fragments, Origins: origins}, nil
+	return &Loaded{File: &f, SHA256: hex.EncodeToString(sum[:]), Fragments: x.fragments, Origins: origins, Project: vs.projectName, Variables: vs.used}, nil
 }
 
 // decodeVersioned decodes a scenario, fragment or config file strictly into v and checks

@@ -48,6 +48,10 @@ type BrowserInfo struct {
 // ScenarioReport is one scenario's outcome.
 type ScenarioReport struct {
 	ID string `json:"id"`
+	// Project is the project the scenario ran under (`run --project`; absent: none), and
+	// Variables the {"var"} values its operations used (not secret).
+	Project   string            `json:"project,omitempty"`
+	Variables map[string]string `json:"variables,omitempty"`
 	// Description is the scenario file's own description, as written.
 	Description string `json:"description,omitempty"`
 	File        string `json:"file"`
@@ -81,6 +85,15 @@ type ScenarioReport struct {
 	// --retries`); the fields above are then those of the last attempt, except Status
 	// (flaky when it passed) and DurationMs (all attempts together).
 	Attempts []Attempt `json:"attempts,omitempty"`
+}
+
+// Title is how the scenario is named in the console, JUnit and report.html: "project › id"
+// under a project (Playwright's title path), else its id.
+func (s *ScenarioReport) Title() string {
+	if s.Project == "" {
+		return s.ID
+	}
+	return s.Project + " › " + s.ID
 }
 
 // Attempt is one run of a scenario that ran more than once: its outcome, lifecycle, the

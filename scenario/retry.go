@@ -52,6 +52,16 @@ func attemptOf(k int, sr *ScenarioReport) Attempt {
 	return a
 }
 
+// runID is the run directory name of l's artifacts: the run's id, and under a project
+// "<runId>.<project>", so one scenario's evidence in two projects never shares a directory
+// (the store's directory is the scenario id either way).
+func (l *Loaded) runID(run string) string {
+	if l.Project == "" {
+		return run
+	}
+	return run + "." + l.Project
+}
+
 // AttemptRunDir is the run-id directory an attempt's artifacts go to in the scenario's store:
 // the run id for the first attempt (a run without retries looks as it always did), and
 // "<runId>.attempt-K" for attempt K of a retry, so no attempt's evidence or logs mix with

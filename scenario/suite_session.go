@@ -28,7 +28,7 @@ func (s *Suite) env(l *Loaded) Env { return s.attemptEnv(l, 1, nil) }
 // opened ahead for the attempt (the first one's only): its Open takes it when it is usable.
 func (s *Suite) attemptEnv(l *Loaded, k int, ahead *aheadSession) Env {
 	store, storeErr := s.stores.forScenario(l.ID)
-	runDir := AttemptRunDir(s.rep.RunID, k)
+	runDir := AttemptRunDir(l.runID(s.rep.RunID), k)
 	env := Env{
 		Lookup: s.opts.Session.LookupEnv,
 		Log:    s.opts.Session.Log,
@@ -74,7 +74,7 @@ func (s *Suite) openAhead(ctx context.Context, l *Loaded, p *aheadSession) (Sess
 	}
 	spec := l.sessionSpec()
 	spec.Event = p.event
-	return s.open(ctx, spec, store, AttemptRunDir(s.rep.RunID, 1), p.counted)
+	return s.open(ctx, spec, store, AttemptRunDir(l.runID(s.rep.RunID), 1), p.counted)
 }
 
 // aheadRoom counts a session to open ahead if that keeps at most Jobs+1 live: the running

@@ -20,16 +20,17 @@ func replayCommand(st *state) *cli.Command {
 		Name: "replay",
 		Usage: "re-run a failed scenario of a report locally, up to and including the operation that failed, and say whether the " +
 			"same failure happened again (exit like run; 2 when the scenario file changed since the run, unless --force)",
-		UsageText: "fastbrowser replay [--scenario ID] [--out DIR] [--headed] [--keep-open] [--force] [--config FILE] [--browser PATH | --cdp-url URL] [--artifacts-mode private|group]\n" +
+		UsageText: "fastbrowser replay [--scenario ID|'PROJECT › ID'] [--out DIR] [--headed] [--keep-open] [--force] [--config FILE] [--browser PATH | --cdp-url URL] [--artifacts-mode private|group]\n" +
 			"                [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]] [--json] REPORT.json",
 		Flags: append(append(browserFlags(),
-			&cli.StringFlag{Name: "scenario", Usage: "the scenario `ID` to replay (default: the report's first failed scenario)"},
+			&cli.StringFlag{Name: "scenario", Usage: "the scenario `ID` to replay, or \"PROJECT › ID\" (default: the report's first failed scenario)"},
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-replay", Usage: "directory for the replay's report.json, report.html and artifacts (0700; 0750 with --artifacts-mode group)"},
 			&cli.BoolFlag{Name: "keep-open", Usage: "leave the browser on the failing page until Ctrl-C (a browser it launched: its DevTools token websocket is printed to attach to)"},
 			&cli.BoolFlag{Name: "force", Usage: "replay even when the scenario file's SHA-256 differs from the report's"},
 			&cli.BoolFlag{Name: "json", Usage: "print only the replay summary as JSON on stdout"},
 			artifactsModeFlag(),
 			configFlag(),
+			varFlag(),
 		), modelFlags()...),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
@@ -59,7 +60,12 @@ func replayCommand(st *state) *cli.Command {
 			if err != nil {
 				return usageError("%v", err)
 			}
-			l, err := loadForReplay(orig, scenario.Overrides{Config: cfg, Model: m}, c.Bool("force"), st)
+			over, err := replayOverrides(c, orig, cfg)
+			if err != nil {
+				return err
+			}
+			over.Model = m
+			l, err := loadForReplay(orig, over, c.Bool("force"), st)
 			if err != nil {
 				return err
 			}
@@ -75,7 +81,7 @@ func replayCommand(st *state) *cli.Command {
 func pickScenario(rep *scenario.Report, id, reportPath string) (*scenario.ScenarioReport, error) {
 	for i := range rep.Scenarios {
 		s := &rep.Scenarios[i]
-		if id != "" && s.ID == id || id == "" && (s.Status == scenario.StatusFailed || s.Status == scenario.StatusError) {
+		if id != "" && (s.ID == id || s.Title() == id) || id == "" && (s.Status == scenario.StatusFailed || s.Status == scenario.StatusError) {
 			return s, nil
 		}
 	}
@@ -202,4 +208,31 @@ func outcome(code transport.Code, i int) string {
 		return "passed"
 	}
 	return fmt.Sprintf("failed with %s at %s", code, where(i))
+}
+
+// replayOverrides loads the scenario as it ran: under its project (which the run config must
+// still define) and with the variable values the report recorded, --var over them.
+func replayOverrides(c *cli.Context, orig *scenario.ScenarioReport, cfg *scenario.RunConfig) (scenario.Overrides, error) {
+	over := scenario.Overrides{Config: cfg}
+	if orig.Project != "" {
+		ps, err := scenario.SelectProjects(cfg, []string{orig.Project})
+		if err != nil {
+			return over, usageError("the report's scenario ran under project %q: %v", orig.Project, err)
+		}
+		over.Project = ps[0]
+	}
+	flags, err := varsOf(c)
+	if err != nil {
+		return over, err
+	}
+	if len(orig.Variables)+len(flags) > 0 {
+		over.Vars = map[string]string{}
+		for k, v := range orig.Variables {
+			over.Vars[k] = v
+		}
+		for k, v := range flags {
+			over.Vars[k] = v
+		}
+	}
+	return over, nil
 }

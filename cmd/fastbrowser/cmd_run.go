@@ -21,7 +21,7 @@ func runCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:  "run",
 		Usage: "run scenario files; write DIR/report.json, DIR/junit.xml, DIR/report.html (exit 0 passed or flaky, 1 failed or error, 2 invalid input, 130 interrupted)",
-		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--retries N] [--open-ahead=false] [--config FILE] [--base-url URL [--readiness-url URL]]\n" +
+		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--retries N] [--open-ahead=false] [--config FILE] [--project NAME]... [--var NAME=VALUE]... [--base-url URL [--readiness-url URL]]\n" +
 			"                [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]\n" +
 			"                [--browser PATH | --cdp-url URL] [--headed] [--artifacts-mode private|group] [--json] FILE|DIR...",
 		Flags: append(append(browserFlags(),
@@ -38,6 +38,7 @@ func runCommand(st *state) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print only the run summary as JSON on stdout"},
 			artifactsModeFlag(),
 			configFlag(),
+			projectFlag(), varFlag(),
 		), modelFlags()...),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
@@ -77,7 +78,9 @@ func runCommand(st *state) *cli.Command {
 				errs = []error{cfgErr}
 			} else {
 				over.Config = cfg
-				loaded, errs = scenario.LoadAll(sh.Pick(files), over)
+				if loaded, errs, err = loadProjects(c, sh.Pick(files), over); err != nil {
+					return err
+				}
 			}
 			for _, l := range loaded {
 				if err := scenario.CheckSecrets(l, st.lookup()); err != nil {
@@ -200,7 +203,7 @@ func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string) {
 	case n > 1:
 		attempts = fmt.Sprintf(", %d attempts", n)
 	}
-	fmt.Fprintf(st.stdout, "%-5s %s (%d ms%s)\n", label, sr.ID, sr.DurationMs, attempts)
+	fmt.Fprintf(st.stdout, "%-5s %s (%d ms%s)\n", label, sr.Title(), sr.DurationMs, attempts)
 	for _, op := range sr.Operations {
 		if op.Error != nil {
 			name := op.Op

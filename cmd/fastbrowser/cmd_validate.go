@@ -12,8 +12,8 @@ func validateCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check scenario files strictly without running anything (exit 0 valid, 2 invalid)",
-		UsageText: "fastbrowser validate [--config FILE] FILE|DIR...",
-		Flags:     []cli.Flag{configFlag()},
+		UsageText: "fastbrowser validate [--config FILE] [--project NAME]... [--var NAME=VALUE]... FILE|DIR...",
+		Flags:     []cli.Flag{configFlag(), projectFlag(), varFlag()},
 		Action: func(c *cli.Context) error {
 			files, err := expandArgs(c.Args().Slice())
 			if err != nil {
@@ -27,7 +27,11 @@ func validateCommand(st *state) *cli.Command {
 			if cfg != nil {
 				fmt.Fprintf(st.stdout, "config: %s\n", cfg.Path)
 			}
-			all, errs := scenario.LoadAll(files, scenario.Overrides{Config: cfg})
+			// Every file under every project (or those --project names).
+			all, errs, err := loadProjects(c, files, scenario.Overrides{Config: cfg})
+			if err != nil {
+				return err
+			}
 			var loaded []*scenario.Loaded
 			for _, l := range all {
 				// Secrets need not be set to validate; those that are must not be in an instruction.
@@ -41,7 +45,11 @@ func validateCommand(st *state) *cli.Command {
 				fmt.Fprintln(st.stderr, e)
 			}
 			for _, l := range loaded {
-				fmt.Fprintf(st.stdout, "ok %s (%s, %d operations)\n", l.Path, l.ID, len(l.Operations))
+				project := ""
+				if l.Project != "" {
+					project = "project " + l.Project + ", "
+				}
+				fmt.Fprintf(st.stdout, "ok %s (%s%s, %d operations)\n", l.Path, project, l.ID, len(l.Operations))
 			}
 			if len(errs) > 0 {
 				return exitWith(exitInvalid, "")

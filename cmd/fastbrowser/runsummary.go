@@ -41,15 +41,15 @@ func newRunSummary(rep *scenario.Report, reportPath string) runSummary {
 		case scenario.StatusPassed, scenario.StatusSkipped:
 			continue
 		case scenario.StatusFlaky:
-			sum.Flaky = append(sum.Flaky, s.ID)
+			sum.Flaky = append(sum.Flaky, s.Title())
 			continue
 		case scenario.StatusFailed:
-			sum.Failed = append(sum.Failed, s.ID)
+			sum.Failed = append(sum.Failed, s.Title())
 		default:
-			sum.Errored = append(sum.Errored, s.ID)
+			sum.Errored = append(sum.Errored, s.Title())
 		}
 		// The error junit.xml names too: a failure's operation, an error's own (Cause).
-		f := scenarioFail{Scenario: s.ID, Status: s.Status}
+		f := scenarioFail{Scenario: s.Title(), Status: s.Status}
 		op, e := s.Cause()
 		if op != nil {
 			f.Operation = &op.Index

@@ -50,3 +50,12 @@ func caseFile(file string) string {
 	}
 	return path.Clean(filepath.ToSlash(file))
 }
+
+// projectClass prefixes a project's testcases' classname ("v1."), so CI groups them by
+// project as well as by file; "" without a project.
+func projectClass(project string) string {
+	if project == "" {
+		return ""
+	}
+	return strings.ReplaceAll(project, ".", "_") + "."
+}

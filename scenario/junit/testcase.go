@@ -11,8 +11,8 @@ import (
 // as in Report.Count, so the JUnit totals match what `run --json` prints.
 func testCaseOf(s *scenario.ScenarioReport) testCase {
 	tc := testCase{
-		Name:      xmlText(s.ID),
-		Classname: xmlText(classname(s.File)),
+		Name:      xmlText(s.Title()),
+		Classname: xmlText(projectClass(s.Project) + classname(s.File)),
 		Time:      seconds(s.DurationMs),
 		File:      xmlText(caseFile(s.File)),
 		SystemOut: textBlock(xmlText(systemOut(s))),
@@ -48,7 +48,7 @@ func reruns(s *scenario.ScenarioReport) (failures, errs []rerun) {
 	for i := 0; i+1 < len(s.Attempts); i++ {
 		a := &s.Attempts[i]
 		// The attempt as a report of its own: its lifecycle, its failed operation, its error.
-		as := &scenario.ScenarioReport{ID: s.ID, Status: a.Status, Events: a.Events, Error: a.Error}
+		as := &scenario.ScenarioReport{ID: s.ID, Project: s.Project, Status: a.Status, Events: a.Events, Error: a.Error}
 		if a.Operation != nil {
 			as.Operations = []scenario.OperationReport{*a.Operation}
 		}

@@ -35,7 +35,7 @@ func Text(w io.Writer, rep *scenario.Report, artifactsDir string) {
 		if label == "" {
 			label = terminalSafe(s.Status)
 		}
-		fmt.Fprintf(w, "%-5s %s (%s)\n", label, terminalSafe(s.ID), terminalSafe(s.File))
+		fmt.Fprintf(w, "%-5s %s (%s)\n", label, terminalSafe(s.Title()), terminalSafe(s.File))
 		if s.Description != "" {
 			fmt.Fprintf(w, "      %s\n", terminalSafe(s.Description))
 		}

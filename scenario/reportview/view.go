@@ -111,7 +111,7 @@ func buildPage(rep *scenario.Report, artifactsDir string) pageView {
 	}
 	for _, s := range rep.Scenarios {
 		sv := scenarioView{
-			ID: s.ID, Description: s.Description, SkipReason: s.SkipReason, File: s.File, SHA256: s.SHA256, Status: s.Status, Duration: formatMs(s.DurationMs),
+			ID: s.Title(), Description: s.Description, SkipReason: s.SkipReason, File: s.File, SHA256: s.SHA256, Status: s.Status, Duration: formatMs(s.DurationMs),
 			Enforcement: s.Enforcement, Events: s.Events, Error: errorOf(s.Error),
 			Open: s.Status != scenario.StatusPassed && s.Status != scenario.StatusSkipped,
 		}
