@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
 
 // Variables (docs/scenarios.md "Variables"): a value written {"var":"NAME"} in a scenario's
@@ -66,8 +68,9 @@ func (v *varScope) lookup(name string) (string, bool) {
 	return "", false
 }
 
-// fileVariables reads a scenario's top-level "variables" loosely, before the strict decode
-// (which refuses a malformed one on its own): the values {"var"} needs first.
+// fileVariables reads a scenario's top-level "variables" before the rest is decoded: the
+// values {"var"} needs first (the key is found loosely; the strict decode of the whole file
+// refuses a case variant or a duplicate later).
 func fileVariables(data []byte) (map[string]string, error) {
 	var top struct {
 		Variables json.RawMessage `json:"variables"`
@@ -76,8 +79,8 @@ func fileVariables(data []byte) (map[string]string, error) {
 		return nil, nil
 	}
 	var vars map[string]string
-	if json.Unmarshal(top.Variables, &vars) != nil {
-		return nil, nil // the strict decode says what is wrong with it
+	if err := strictjson.DecodeAt(top.Variables, &vars, "variables"); err != nil {
+		return nil, fromStrict(err) // before any {"var"} is looked up in it
 	}
 	return vars, CheckVars(vars, "variables")
 }
