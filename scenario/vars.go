@@ -18,8 +18,10 @@ import (
 // wins). A variable is not a secret (secrets are {"env"} typed values); its value may show
 // in the report (ScenarioReport.Variables).
 
-// varNamePattern is a variable name: letters, digits and _, not starting with a digit.
-var varNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
+// VarNamePattern is a variable name: letters, digits and _, not starting with a digit.
+const VarNamePattern = `^[A-Za-z_][A-Za-z0-9_]{0,63}$`
+
+var varNamePattern = regexp.MustCompile(VarNamePattern)
 
 // ValidVarName says whether name may name a variable.
 func ValidVarName(name string) bool { return varNamePattern.MatchString(name) }

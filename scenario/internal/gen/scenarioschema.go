@@ -116,6 +116,11 @@ func generatedDefs() (*object, error) {
 		}
 		g.defs.set(m.key, m.val)
 	}
+	for i, m := range g.defs.members {
+		if m.key != "varRef" && m.key != "variables" && m.key != "actionFields" {
+			g.defs.members[i].val = withVars(m.val)
+		}
+	}
 	return g.defs, nil
 }
 
@@ -140,7 +145,47 @@ func sharedDefs() (*object, error) {
 		"promptText", obj("type", "string", "maxLength", budgets.PromptTextChars),
 		"pageClass", obj("enum", strs(transport.PageClasses...)),
 		"actionFields", actionFields,
+		// {"var": NAME} (scenario/vars.go), which every string of a request, step or when
+		// also accepts (withVars), and the variables objects that define them.
+		"varRef", obj("description", `{"var": "NAME"}: the value of variable NAME (docs/scenarios.md "Variables"); not a secret.`,
+			"type", "object", "additionalProperties", false, "required", strs("var"),
+			"properties", obj("var", obj("type", "string", "pattern", scenario.VarNamePattern))),
+		"variables", obj("type", "object", "propertyNames", obj("pattern", scenario.VarNamePattern),
+			"additionalProperties", obj("type", "string")),
 	), nil
+}
+
+// withVars lets every plain string of n (a generated request, step or when, or a shared
+// value set) also be a {"var"}: substitution happens on the file before it is decoded.
+// Enums and consts stay as they are in the schema (the decoder takes a var there too).
+func withVars(n any) any {
+	switch v := n.(type) {
+	case *object:
+		if isPlainString(v) {
+			return obj("anyOf", []any{v, ref("varRef")})
+		}
+		for i := range v.members {
+			v.members[i].val = withVars(v.members[i].val)
+		}
+	case []any:
+		for i := range v {
+			v[i] = withVars(v[i])
+		}
+	}
+	return n
+}
+
+// isPlainString: n is {"type": "string"} (or ["string", "null"]) without enum or const.
+func isPlainString(n *object) bool {
+	_, hasEnum := n.get("enum")
+	_, hasConst := n.get("const")
+	switch t, _ := n.get("type"); t := t.(type) {
+	case string:
+		return t == "string" && !hasEnum && !hasConst
+	case []any:
+		return len(t) > 0 && t[0] == "string" && !hasEnum && !hasConst
+	}
+	return false
 }
 
 // actionFieldsDef: each action that needs a field of its own (transport.ActFields) requires
