@@ -52,6 +52,14 @@ func attemptOf(k int, sr *ScenarioReport) Attempt {
 	return a
 }
 
+// title is l's name in messages: "project › id" under a project (ScenarioReport.Title).
+func (l *Loaded) title() string {
+	if l.Project == "" {
+		return l.ID
+	}
+	return l.Project + " › " + l.ID
+}
+
 // runID is the run directory name of l's artifacts: the run's id, and under a project
 // "<runId>.<project>", so one scenario's evidence in two projects never shares a directory
 // (the store's directory is the scenario id either way).

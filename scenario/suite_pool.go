@@ -75,7 +75,7 @@ func runPool(ctx context.Context, loaded []*Loaded, p pool) []ScenarioReport {
 				}
 				reports[i] = p.run(l, free)
 				if p.failFast && !passed(reports[i].Status) {
-					stop.Do(func() { stoppedBy = l.ID; close(stopped) })
+					stop.Do(func() { stoppedBy = l.title(); close(stopped) })
 				}
 			}()
 		case <-ctx.Done():

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
 )
 
@@ -96,7 +97,7 @@ func substituteVars(data []byte, vs *varScope) ([]byte, error) {
 		return data, nil
 	}
 	var edits []varEdit
-	if err := walkVars(data, 0, "", false, vs, &edits); err != nil {
+	if err := walkVars(data, 0, "", false, 0, vs, &edits); err != nil {
 		return nil, err
 	}
 	if len(edits) == 0 {
@@ -119,9 +120,10 @@ type varEdit struct {
 
 // walkVars walks the JSON value raw (at offset base in the document, at JSON path path)
 // and records an edit per {"var"} object. inOps: the value is inside "operations", the only
-// place a {"var"} may stand (the run's setup fields are the config's and a project's).
-func walkVars(raw []byte, base int, path string, inOps bool, vs *varScope, edits *[]varEdit) error {
-	if len(raw) == 0 || (raw[0] != '{' && raw[0] != '[') {
+// place a {"var"} may stand (the run's setup fields are the config's and a project's). Past
+// the nesting the strict decode allows it stops: that decode refuses the file anyway.
+func walkVars(raw []byte, base int, path string, inOps bool, depth int, vs *varScope, edits *[]varEdit) error {
+	if len(raw) == 0 || (raw[0] != '{' && raw[0] != '[') || depth > budgets.JSONNesting {
 		return nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -171,7 +173,7 @@ func walkVars(raw []byte, base int, path string, inOps bool, vs *varScope, edits
 		case !isIdent(m.key):
 			p = path + "[" + strconv.Quote(m.key) + "]"
 		}
-		if err := walkVars(m.raw, base+m.start, p, inOps || (path == "" && m.key == "operations"), vs, edits); err != nil {
+		if err := walkVars(m.raw, base+m.start, p, inOps || (path == "" && m.key == "operations"), depth+1, vs, edits); err != nil {
 			return err
 		}
 	}
