@@ -256,6 +256,7 @@ func summaryCounts(rep *scenario.Report) string {
 func printInvalidJSON(st *state, errs []error) {
 	type refusal struct {
 		File    string         `json:"file,omitempty"`
+		Project string         `json:"project,omitempty"` // the project it was loaded for
 		Path    string         `json:"path,omitempty"`
 		Code    transport.Code `json:"code"`
 		Message string         `json:"message"`
@@ -268,7 +269,7 @@ func printInvalidJSON(st *state, errs []error) {
 	for _, e := range errs {
 		var ve *scenario.ValidationError
 		if errors.As(e, &ve) {
-			out.Errors = append(out.Errors, refusal{File: ve.File, Path: ve.Path, Code: ve.Code, Message: ve.Message})
+			out.Errors = append(out.Errors, refusal{File: ve.File, Project: ve.Project, Path: ve.Path, Code: ve.Code, Message: ve.Message})
 			continue
 		}
 		out.Errors = append(out.Errors, refusal{Code: transport.CodeInvalidRequest, Message: e.Error()})
