@@ -28,7 +28,7 @@ const (
 // A tab is shown as frameTab spaces (the caret counts it so), so the frame holds no control
 // character a terminal or a report would mangle. "" when line is not in data.
 func CodeFrame(data []byte, line, column int) string {
-	lines := bytes.Split(data, []byte{'\n'})
+	lines := bytes.Split(bytes.TrimSuffix(data, []byte{'\n'}), []byte{'\n'}) // a final newline ends the last line
 	if line < 1 || line > len(lines) {
 		return ""
 	}
