@@ -158,17 +158,38 @@ func TestFailureShowsWhatWasThere(t *testing.T) {
 	})
 }
 
-// normaliseIndent drops the indent the console and junit.xml put before each line of a
-// failure block, so its lines can be compared as the renderer writes them.
+// normaliseIndent drops the indent the console and junit.xml put before the Expected,
+// Received and caret lines of a failure block (the caret line's is the Received line's), so
+// they can be compared as the renderer writes them.
 func normaliseIndent(out string) string {
 	lines := strings.Split(out, "\n")
+	indent := -1 // the indent of the Received line just above, -1: none
 	for i, l := range lines {
-		for _, p := range []string{"        ", "  "} {
-			if t, ok := strings.CutPrefix(l, p); ok && (strings.HasPrefix(t, "Expected: ") || strings.HasPrefix(t, "Received: ") || strings.HasPrefix(strings.TrimSpace(t), "^")) {
-				lines[i] = t
-				break
+		t := strings.TrimLeft(l, " ")
+		switch {
+		case strings.HasPrefix(t, "Expected: "), strings.HasPrefix(t, "Received: "):
+			lines[i] = t
+			indent = -1
+			if strings.HasPrefix(t, "Received: ") {
+				indent = len(l) - len(t)
 			}
+		case indent >= 0 && strings.HasPrefix(t, "^") && len(l) >= indent:
+			lines[i] = l[indent:]
+			indent = -1
+		default:
+			indent = -1
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestNormaliseIndent checks the helper above on both indents it meets.
+func TestNormaliseIndent(t *testing.T) {
+	want := "Expected: \"Dashboard\"\nReceived: \"Tabs\"\n" + strings.Repeat(" ", 11) + "^"
+	for _, indent := range []string{"  ", "        "} {
+		in := "x\n" + indent + "Expected: \"Dashboard\"\n" + indent + "Received: \"Tabs\"\n" + indent + strings.Repeat(" ", 11) + "^\ny"
+		if got := normaliseIndent(in); !strings.Contains(got, want) {
+			t.Errorf("indent %q:\n%s", indent, got)
+		}
+	}
 }
