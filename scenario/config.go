@@ -29,6 +29,10 @@ type Config struct {
 	// TestIDAttribute is every scenario's testIdAttribute unless it names its own.
 	TestIDAttribute string        `json:"testIdAttribute,omitempty"`
 	Model           *model.Config `json:"model,omitempty"`
+	// ExpectTimeoutMs and ActionTimeoutMs are every scenario's unless it gives its own
+	// (File's fields of the same names).
+	ExpectTimeoutMs int64 `json:"expectTimeoutMs,omitempty"`
+	ActionTimeoutMs int64 `json:"actionTimeoutMs,omitempty"`
 	// Retries and Jobs are `run`'s --retries and --jobs when those are not given.
 	Retries *int `json:"retries,omitempty"`
 	Jobs    *int `json:"jobs,omitempty"`
@@ -113,6 +117,9 @@ func loadConfig(path string) (*Config, error) {
 	if err := checkModel(c.Model); err != nil {
 		return nil, err
 	}
+	if err := checkDefaultTimeouts(c.ExpectTimeoutMs, c.ActionTimeoutMs); err != nil {
+		return nil, err
+	}
 	if r := c.Retries; r != nil && (*r < 0 || *r > budgets.RunRetries) {
 		return nil, fail("retries", fmt.Sprintf("expected 0 to %d", budgets.RunRetries))
 	}
@@ -159,5 +166,11 @@ func (c *RunConfig) fill(f *File) {
 	}
 	if f.Model == nil {
 		f.Model = c.Model
+	}
+	if f.ExpectTimeoutMs == 0 {
+		f.ExpectTimeoutMs = c.ExpectTimeoutMs
+	}
+	if f.ActionTimeoutMs == 0 {
+		f.ActionTimeoutMs = c.ActionTimeoutMs
 	}
 }

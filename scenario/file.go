@@ -32,8 +32,15 @@ type File struct {
 	TestIDAttribute string `json:"testIdAttribute,omitempty"`
 	// Model is the model task and extract use (docs/models.md); absent: none, and those
 	// operations fail model_required while the others run.
-	Model      *model.Config `json:"model,omitempty"`
-	Operations []Operation   `json:"operations" required:"true"`
+	Model *model.Config `json:"model,omitempty"`
+	// ExpectTimeoutMs is the timeoutMs of every assert that gives none, as Playwright's
+	// expect.timeout (absent: the assertion budget's default); ActionTimeoutMs the request
+	// budget (timeoutMs) of every act and step that gives none, as Playwright's
+	// actionTimeout (absent: the request budget's default). Each wins over the run
+	// config's; the scenario budget still bounds every operation (defaulttimeouts.go).
+	ExpectTimeoutMs int64       `json:"expectTimeoutMs,omitempty"`
+	ActionTimeoutMs int64       `json:"actionTimeoutMs,omitempty"`
+	Operations      []Operation `json:"operations" required:"true"`
 
 	// Variables are the values {"var": "NAME"} stands for in operations (vars.go); a
 	// project's and --var's win over them.
@@ -111,6 +118,10 @@ type Operation struct {
 	// When is the operation's condition (when.go): read once before it runs; when it does
 	// not hold the operation is skipped.
 	When *When `json:"when,omitempty"`
+	// Soft makes an assert a soft assertion, as Playwright's expect.soft: when it fails
+	// (assertion_failed or element_not_found) the failure is recorded and the scenario goes
+	// on; the scenario fails at its end. Any other failure still ends the scenario.
+	Soft bool `json:"soft,omitempty"`
 
 	// req is the decoded request (relative URLs already resolved); step replaces it for
 	// op "step".
@@ -125,6 +136,9 @@ type Operation struct {
 	at    int
 	scope *refScope
 	dir   string
+	// written is where the entry is in its own file (the fragment's for an included one),
+	// for the report's location and code frame; nil when not known.
+	written *opSource
 }
 
 // ContextRef names the narrowOriginPolicy operation whose context applies.

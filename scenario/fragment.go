@@ -80,6 +80,9 @@ func (s *refScope) rewrite(o *OpRef, path string) error {
 type source struct {
 	display string
 	dir     string
+	// written is where each of the file's operations entries is (oplocation.go), by entry
+	// index; nil when not known.
+	written []opSource
 }
 
 func sourceOf(path string) source { return source{display: path, dir: dirOf(path)} }
@@ -103,6 +106,9 @@ func (x *expander) expand(ops []Operation, src source, prefix string, parent *re
 		path := "operations[" + strconv.Itoa(k) + "]"
 		if entry.Include == "" {
 			entry.at, entry.scope, entry.dir = k, scope, src.dir
+			if k < len(src.written) {
+				entry.written = &src.written[k]
+			}
 			if entry.ID != "" {
 				scope.ids[entry.ID] = prefix + entry.ID
 				entry.ID = prefix + entry.ID
@@ -139,7 +145,7 @@ type expanded struct {
 // include loads, checks and expands the fragment one entry names; it returns the prefix
 // name and the fragment's expanded operations.
 func (x *expander) include(entry *Operation, path string, src source, prefix string, scope *refScope, start int) (string, *expanded, error) {
-	if entry.Op != "" || len(entry.Request) > 0 || len(entry.Step) > 0 || entry.Context != nil || entry.TimeoutMs != 0 {
+	if entry.Op != "" || len(entry.Request) > 0 || len(entry.Step) > 0 || entry.Context != nil || entry.TimeoutMs != 0 || entry.Soft {
 		return "", nil, fail(path, `an include entry has only "include" and "id"`)
 	}
 	if entry.ID != "" && !names.IDShaped(entry.ID) {
@@ -167,6 +173,7 @@ func (x *expander) include(entry *Operation, path string, src source, prefix str
 		return "", nil, fail(path, display+": "+err.Error())
 	}
 	sum := sha256.Sum256(data) // of the bytes as written, like the scenario's
+	written := data            // locations are of the bytes as written, not the substituted ones
 	if data, err = substituteVars(data, x.vars); err != nil {
 		return "", nil, inFragment(path, display, err)
 	}
@@ -182,7 +189,8 @@ func (x *expander) include(entry *Operation, path string, src source, prefix str
 	x.fragments = append(x.fragments, FragmentRef{File: display, SHA256: fmt.Sprintf("%x", sum)})
 	x.digests = append(x.digests, sum)
 	x.chain = append(x.chain, abs)
-	ops, ids, err := x.expand(f.Operations, source{display: display, dir: filepath.Dir(abs)}, prefix+name+".", scope, start)
+	fsrc := source{display: display, dir: filepath.Dir(abs), written: sourcesOf(display, written, len(f.Operations))}
+	ops, ids, err := x.expand(f.Operations, fsrc, prefix+name+".", scope, start)
 	x.chain = x.chain[:len(x.chain)-1]
 	if err != nil {
 		return "", nil, inFragment(path, display, err)

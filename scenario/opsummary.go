@@ -32,7 +32,7 @@ type requestFields struct {
 // newOperationReport is an operation's report before it runs (skipped until it does), with
 // what it targets and the value it uses, as report.json and report.html show them.
 func newOperationReport(i int, op *Operation) OperationReport {
-	or := OperationReport{Index: i, ID: op.ID, Op: op.Op, Status: StatusSkipped}
+	or := OperationReport{Index: i, ID: op.ID, Op: op.Op, Status: StatusSkipped, Location: op.written.location(), Soft: op.Soft}
 	or.Target, or.Value = summarise(op)
 	return or
 }

@@ -133,6 +133,9 @@ func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 		return nil, err
 	}
 	o.Project.fill(&f)
+	// Operation locations come from the file's bytes as read (data), not the substituted
+	// ones the decode was given: a {"var"} changes no line or column a reader sees.
+	src.written = sourcesOf(src.display, data, len(f.Operations))
 	o.Config.fill(&f)
 	o.Project.rebase(&f)
 	o.apply(&f)
@@ -140,6 +143,9 @@ func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 		return nil, fail("id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
 	}
 	if err := checkBudgets(f.Budgets); err != nil {
+		return nil, err
+	}
+	if err := checkDefaultTimeouts(f.ExpectTimeoutMs, f.ActionTimeoutMs); err != nil {
 		return nil, err
 	}
 	base, err := checkFixture(f.Fixture)
@@ -182,6 +188,7 @@ func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 	if err := checkOperations(f.Operations, base); err != nil {
 		return nil, err
 	}
+	applyDefaultTimeouts(f.Operations, f.ExpectTimeoutMs, f.ActionTimeoutMs)
 	sum := combinedDigest(sha256.Sum256(data), x.digests)
 	return &Loaded{File: &f, SHA256: hex.EncodeToString(sum[:]), Fragments: x.fragments, Origins: origins, Project: vs.projectName, Variables: vs.used}, nil
 }
@@ -401,6 +408,9 @@ func checkOperation(ops []Operation, i int, ids map[string]int, base *url.URL) e
 	}
 	if _, err := budgets.Request().ResolveMs(op.TimeoutMs); err != nil {
 		return overCeiling(path+".timeoutMs", op.TimeoutMs, budgets.Request())
+	}
+	if op.Soft && op.Op != transport.OpAssert {
+		return fail(path+".soft", `"soft" goes with op "assert" (a soft assertion); `+quote(clip(op.Op))+" cannot be soft")
 	}
 	if op.Context != nil {
 		if op.Op == OpStep || op.Op == transport.OpNarrowOriginPolicy {

@@ -148,6 +148,15 @@ type OperationReport struct {
 	// EvidenceUnavailable says which evidence parts are missing and why (e.g. a screenshot
 	// not kept: redaction_not_proven). Missing evidence never changes Error.
 	EvidenceUnavailable []transport.UnavailablePart `json:"evidenceUnavailable,omitempty"`
+	// Location is where the operation's entry is written (a fragment's for an included
+	// operation); absent when not known.
+	Location *Location `json:"location,omitempty"`
+	// CodeFrame is, for a failed operation, the lines of its file around its entry with the
+	// entry's line marked (codeframe.go), as Playwright shows a failing line.
+	CodeFrame string `json:"codeFrame,omitempty"`
+	// Soft says the operation is a soft assertion ("soft": true): its failure let the
+	// scenario go on, and failed it at the end.
+	Soft bool `json:"soft,omitempty"`
 }
 
 // NewRunID returns a fresh run id: UTC time plus random bits, sortable and unique.

@@ -252,6 +252,7 @@ func (s *runState) body(ctx context.Context, server **fixtureServer, rt *Session
 
 func (s *runState) operations(ctx context.Context, rt Session) error {
 	results := make([]transport.Result, len(s.l.Operations))
+	var soft []int // the soft assertions that failed, in order
 	var initial string
 	if s.usesInitialTab() {
 		lt, err := transport.Dispatch(ctx, rt, transport.ListTabs{})
@@ -278,12 +279,18 @@ func (s *runState) operations(ctx context.Context, rt Session) error {
 		or.Posture = transport.PostureOf(err)
 		if err != nil {
 			or.failed(op.Op, err)
+			or.CodeFrame = op.written.codeFrame()
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				// The scenario budget ended the operation: that is the scenario's error
 				// (status error, as for any budget end), the operation's failure its cause.
 				return ctxEnded(ctx, fmt.Sprintf("during operations[%d] (%s)", i, op.Op))
 			}
 			s.rep.Status = StatusFailed
+			if op.Soft && softFailure(or.Error) {
+				soft = append(soft, i)
+				continue
+			}
+			s.softFailed(soft)
 			return nil
 		}
 		or.Blocked, or.Dialogs = transport.BlockedOf(res), transport.DialogsOf(res)
@@ -293,7 +300,31 @@ func (s *runState) operations(ctx context.Context, rt Session) error {
 			or.HTTPStatus = nr.Status
 		}
 	}
+	s.softFailed(soft)
 	return nil
+}
+
+// softFailure says whether a soft assertion's failure lets the scenario go on: only a
+// verdict about the page (the assertion did not hold, its element was not there). A crashed
+// browser, a spent budget or a refusal ends the scenario as for any operation.
+func softFailure(e *transport.OperationError) bool {
+	return e != nil && (e.Code == transport.CodeAssertionFailed || e.Code == transport.CodeElementNotFound)
+}
+
+// softFailed makes the scenario's error name its soft assertions that failed (indexes in
+// soft), the first one's message in full: "2 soft assertions failed: operations[3]
+// (assert): …". Each failure stays on its operation; the scenario is already failed.
+func (s *runState) softFailed(soft []int) {
+	if len(soft) == 0 {
+		return
+	}
+	first := &s.rep.Operations[soft[0]]
+	what := "1 soft assertion failed"
+	if len(soft) > 1 {
+		what = fmt.Sprintf("%d soft assertions failed", len(soft))
+	}
+	s.rep.Error = transport.NewError("", transport.PhaseVerify, first.Error.Code, transport.RetryNever, transport.NotAttempted,
+		"%s: operations[%d] (%s): %s", what, first.Index, first.Op, first.Error.Message)
 }
 
 // failed records an operation's failure: the error as it was, and the failure evidence the

@@ -189,8 +189,9 @@ func exitForStatus(status string) error {
 	return exitWith(exitFailed, "")
 }
 
-// printScenario writes one progress line per finished scenario, plus the failing
-// operation (with what an assertion expected) or scenario error (of the last attempt, when it
+// printScenario writes one progress line per finished scenario, plus each failing
+// operation (a soft assertion's too, with expected/received, the call log and the code
+// frame: scenario.Failure) and the scenario error (of the last attempt, when it
 // ran more than once) and the last lines of the hook and server logs, read from
 // artifactsDir.
 func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string) {
@@ -206,13 +207,11 @@ func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string) {
 	fmt.Fprintf(st.stdout, "%-5s %s (%d ms%s)\n", label, sr.Title(), sr.DurationMs, attempts)
 	for _, op := range sr.Operations {
 		if op.Error != nil {
-			name := op.Op
-			if op.ID != "" {
-				name = op.ID + " (" + op.Op + ")"
-			}
-			fmt.Fprintf(st.stdout, "      operations[%d] %s: %s: %s\n", op.Index, name, op.Error.Code, op.Error.Message)
-			if exp := op.Expected(); exp != "" {
-				fmt.Fprintf(st.stdout, "        expected: %s\n", exp)
+			fmt.Fprintf(st.stdout, "      operations[%d] %s: %s: %s\n", op.Index, reportview.OpName(op), op.Error.Code, op.Error.Message)
+			// Expected/received, the call log and the code frame (the line above said the
+			// message).
+			for _, line := range scenario.FailureOf(&op).Lines(false) {
+				fmt.Fprintf(st.stdout, "        %s\n", line)
 			}
 		}
 	}

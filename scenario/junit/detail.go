@@ -8,8 +8,9 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// detail is the text body of <failure>/<error>: for each failing operation where and how it
-// failed, what the origin policy blocked, which dialogs were answered and where its evidence
+// detail is the text body of <failure>/<error>: for each failing operation (every soft
+// assertion that failed too) where and how it failed, with expected/received, the call log
+// and the code frame (scenario.Failure), what the origin policy blocked, which dialogs were answered and where its evidence
 // is, then the scenario-level error. Evidence paths are written as "artifacts/<path>",
 // relative to the results directory that holds report.json (and, normally, this file), so a
 // CI user can find them in the uploaded artifact. Results (operation payloads) are never
@@ -25,11 +26,15 @@ func detail(s *scenario.ScenarioReport) string {
 		if op.Target != "" {
 			fmt.Fprintf(&b, "  target: %s\n", op.Target)
 		}
-		if exp := op.Expected(); exp != "" {
-			fmt.Fprintf(&b, "  expected: %s\n", exp) // the error's message says what was found
-		}
 		if op.Error != nil {
 			writeError(&b, op.Error)
+			// Expected/received, the call log, where the operation is written and the
+			// lines around it (the error line above said the message).
+			for _, line := range scenario.FailureOf(op).Lines(false) {
+				fmt.Fprintf(&b, "  %s\n", line)
+			}
+		} else if exp := op.Expected(); exp != "" {
+			fmt.Fprintf(&b, "  Expected: %s\n", exp)
 		}
 		blocked, dialogs := op.Blocked, op.Dialogs
 		// The runner copies these from the error to the operation; a report from elsewhere
@@ -88,10 +93,18 @@ func writeError(b *strings.Builder, e *transport.OperationError) {
 	}
 }
 
-// opName is "id (op)" when the operation has an id, else "op".
+// opName is "id (op)" when the operation has an id, else "op"; a soft assertion says so:
+// "id (assert, soft)", "assert (soft)".
 func opName(op *scenario.OperationReport) string {
-	if op.ID == "" {
-		return op.Op
+	kind := op.Op
+	if op.Soft {
+		kind += ", soft"
 	}
-	return op.ID + " (" + op.Op + ")"
+	switch {
+	case op.ID != "":
+		return op.ID + " (" + kind + ")"
+	case op.Soft:
+		return op.Op + " (soft)"
+	}
+	return op.Op
 }

@@ -164,7 +164,7 @@ func TestWriteMapsScenariosToSuitesAndCases(t *testing.T) {
 		t.Errorf("failure message=%q type=%q", f.Message, f.Type)
 	}
 	for _, s := range []string{
-		"operations[1] wrong-title (assert): failed", `expected: title "Dashboard"`, "phase: verify", "retry: safe", "mutationState: not_attempted",
+		"operations[1] wrong-title (assert): failed", `Expected: title "Dashboard"`, "phase: verify", "retry: safe", "mutationState: not_attempted",
 		"blocked: script https://tracker.example",
 		"dialog: confirm dismissed: Leave <now>?",
 		"evidence: screenshot artifacts/login/20250304T040607Z-abcd/1-screenshot.png",

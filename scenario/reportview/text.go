@@ -70,17 +70,17 @@ func failures(w io.Writer, indent string, ops []scenario.OperationReport, serr *
 		if op.Error == nil && op.Status != scenario.StatusFailed {
 			continue
 		}
-		name := terminalSafe(op.Op)
-		if op.ID != "" {
-			name = terminalSafe(op.ID) + " (" + name + ")"
-		}
-		fmt.Fprintf(w, "%soperations[%d] %s", indent, op.Index, name)
+		fmt.Fprintf(w, "%soperations[%d] %s", indent, op.Index, terminalSafe(OpName(op)))
 		if op.Error != nil {
 			fmt.Fprintf(w, ": %s: %s", terminalSafe(string(op.Error.Code)), terminalSafe(op.Error.Message))
 		}
 		fmt.Fprintln(w)
-		if exp := op.Expected(); exp != "" {
-			fmt.Fprintf(w, "%s  expected: %s\n", indent, terminalSafe(exp))
+		if f := scenario.FailureOf(&op); f != nil {
+			for _, line := range f.Lines(false) {
+				fmt.Fprintf(w, "%s  %s\n", indent, terminalSafe(line))
+			}
+		} else if exp := op.Expected(); exp != "" {
+			fmt.Fprintf(w, "%s  Expected: %s\n", indent, terminalSafe(exp))
 		}
 		if turns := op.TurnSummary(); turns != "" {
 			fmt.Fprintf(w, "%s  %s\n", indent, terminalSafe(turns))
@@ -109,4 +109,20 @@ func WriteLogTails(w io.Writer, indent, artifactsDir string, diags []artifacts.M
 			fmt.Fprintf(w, "%s  | %s\n", indent, terminalSafe(line))
 		}
 	}
+}
+
+// OpName is how a failure names an operation: "id (op)", "op" without an id, with ", soft"
+// inside the brackets for a soft assertion: "title (assert, soft)".
+func OpName(op scenario.OperationReport) string {
+	kind := op.Op
+	if op.Soft {
+		kind += ", soft"
+	}
+	switch {
+	case op.ID != "":
+		return op.ID + " (" + kind + ")"
+	case op.Soft:
+		return op.Op + " (soft)"
+	}
+	return op.Op
 }

@@ -1,6 +1,7 @@
 package reportview
 
 import (
+	"strings"
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/scenario"
@@ -78,14 +79,37 @@ type opView struct {
 	Dialogs    []transport.Dialog
 	Error      *errorView
 	Evidence   *evidenceView
-	// Expected is what a failed assertion expected (its kind and value), shown beside the
-	// error message, which says what was found.
-	Expected string
+	// Failure is a failed operation's expected/received, call log and code frame
+	// (scenario.Failure), shown under its error.
+	Failure *failureView
+	Soft    bool // a soft assertion ("soft": true)
 	// TurnSummary and Turns are a task's or extract's turn receipts (content-free); Actions
 	// a task's accounting, the actions it dispatched (never what a type typed).
 	TurnSummary string
 	Turns       []transport.TurnReceipt
 	Actions     []transport.TaskAction
+}
+
+// failureView is scenario.Failure as the page shows it: the Expected, Received and caret
+// lines together (they line up in a <pre>), the call log as a list, the location and the
+// code frame.
+type failureView struct {
+	Values    string
+	CallLog   []string
+	Location  string
+	CodeFrame string
+}
+
+func failureOf(op *scenario.OperationReport) *failureView {
+	f := scenario.FailureOf(op)
+	if f == nil {
+		return nil
+	}
+	fv := &failureView{Values: strings.Join(f.ValueLines(), "\n"), CallLog: f.CallLog, Location: f.Location, CodeFrame: f.CodeFrame}
+	if fv.Values == "" && fv.CallLog == nil && fv.Location == "" && fv.CodeFrame == "" {
+		return nil
+	}
+	return fv
 }
 
 type errorView struct {
@@ -144,12 +168,10 @@ func buildPage(rep *scenario.Report, artifactsDir string) pageView {
 func opViewOf(op scenario.OperationReport, artifactsDir string) opView {
 	ov := opView{
 		Index: op.Index, ID: op.ID, Op: op.Op, Target: op.Target, Value: op.Value, HTTP: op.HTTPStatus,
-		Status: op.Status, SkipReason: op.SkipReason, Duration: formatMs(op.DurationMs),
+		Status: op.Status, SkipReason: op.SkipReason, Duration: formatMs(op.DurationMs), Soft: op.Soft,
 		Posture: string(op.Posture), Blocked: op.Blocked, Dialogs: op.Dialogs, Error: errorOf(op.Error),
 	}
-	if op.Error != nil {
-		ov.Expected = op.Expected()
-	}
+	ov.Failure = failureOf(&op)
 	ov.TurnSummary, ov.Turns, ov.Actions = op.TurnSummary(), op.Turns(), op.Actions()
 	if len(op.Evidence) > 0 || len(op.EvidenceUnavailable) > 0 {
 		ov.Evidence = loadEvidence(artifactsDir, op.Evidence, op.EvidenceUnavailable)
