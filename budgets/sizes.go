@@ -23,6 +23,8 @@ const (
 	StepInstructionChars    = 500    // a scenario step's instruction (scenario parse)
 	AssertCountMax          = 10000  // the largest count a count assertion expects
 	AssertCellKeyChars      = 500    // a cell assertion's row key and column name
+	ScenarioTags            = 32     // tags one scenario file lists
+	ScenarioTagChars        = 64     // one tag
 )
 
 // Bounded copies.

@@ -55,6 +55,8 @@ type ScenarioReport struct {
 	// Fragments lists the fragment files the scenario included (file, sha256), whose
 	// digests SHA256 then covers too.
 	Fragments []FragmentRef `json:"fragments,omitempty"`
+	// Tags are the scenario file's tags, as written.
+	Tags []string `json:"tags,omitempty"`
 	// Model is the model the scenario's session had for task and extract (provider and
 	// name only; absent: none).
 	Model      *ModelInfo `json:"model,omitempty"`

@@ -21,14 +21,15 @@ func runCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:  "run",
 		Usage: "run scenario files; write DIR/report.json, DIR/junit.xml, DIR/report.html (exit 0 passed or flaky, 1 failed or error, 2 invalid input, 130 interrupted)",
-		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--retries N] [--open-ahead=false] [--config FILE] [--base-url URL [--readiness-url URL]]\n" +
+		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--grep-invert RE] [--fail-fast] [--retries N] [--open-ahead=false] [--config FILE] [--base-url URL [--readiness-url URL]]\n" +
 			"                [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]\n" +
 			"                [--browser PATH | --cdp-url URL] [--headed] [--artifacts-mode private|group] [--json] FILE|DIR...",
 		Flags: append(append(browserFlags(),
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-results", Usage: "directory for report.json, junit.xml, report.html and artifacts/ (0700; 0750 with --artifacts-mode group)"},
 			&cli.IntFlag{Name: "jobs", Value: goruntime.NumCPU(), Usage: "scenarios run in parallel, each in its own browser context; files naming the same managed server share one instance for the run, files naming different servers on one address take turns"},
 			&cli.StringFlag{Name: "shard", Usage: "run only share `i/n` of the files (deterministic: every i-th of the sorted list), for CI matrix jobs"},
-			&cli.StringFlag{Name: "grep", Usage: "run only scenarios whose id matches `RE` (Go regexp)"},
+			&cli.StringFlag{Name: "grep", Usage: "run only scenarios whose id, description or tags match `RE` (Go regexp, case-insensitive)"},
+			&cli.StringFlag{Name: "grep-invert", Usage: "skip scenarios whose id, description or tags match `RE` (Go regexp, case-insensitive)"},
 			&cli.BoolFlag{Name: "fail-fast", Usage: "start no scenario after one failed (those are reported skipped)"},
 			&cli.BoolFlag{Name: "open-ahead", Value: true, Usage: "open the next scenario's browser session while scenarios run (--open-ahead=false: each scenario opens its own when it starts)"},
 			&cli.IntFlag{Name: "retries", Usage: "run a scenario that failed or errored again from the start, in a fresh browser context, up to `N` more times (at most " +
@@ -96,7 +97,7 @@ func runCommand(st *state) *cli.Command {
 				}
 				return exitWith(exitInvalid, "%d invalid scenario file(s); nothing ran", len(errs))
 			}
-			if loaded, err = scenario.Grep(c.String("grep"), loaded); err != nil {
+			if loaded, err = scenario.Grep(c.String("grep"), c.String("grep-invert"), loaded); err != nil {
 				// In one shard of many, no match is an empty shard (another shard has them).
 				if !errors.Is(err, scenario.ErrNoMatch) || sh.Total <= 1 {
 					return usageError("%v", err)
