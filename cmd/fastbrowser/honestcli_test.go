@@ -90,3 +90,28 @@ func TestGrepSearchesTagsAndDescription(t *testing.T) {
 		t.Fatalf("bad pattern: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 }
+
+// TestValidateListsEveryError: validate prints each of a file's three errors on a line of
+// its own, FILE: PATH: message (code), and exits 2.
+func TestValidateListsEveryError(t *testing.T) {
+	dir := t.TempDir()
+	f := writeScenario(t, dir, "bad.json", `{
+  "version": 1, "id": "bad", "tags": ["@ok", "@ok"],
+  "budgets": {"timeoutMs": "60000"},
+  "operations": [{"op": "navigate", "request": {"url": 7}}]}`)
+	res := runCLI(t, nil, "validate", f)
+	lines := strings.Split(strings.TrimSpace(res.stderr), "\n")
+	want := []string{
+		f + ": tags: ",
+		f + ": budgets.timeoutMs: ",
+		f + ": operations[0].request.url: ",
+	}
+	if res.code != 2 || len(lines) != len(want) {
+		t.Fatalf("exit %d\n%s", res.code, res.stderr)
+	}
+	for i := range want {
+		if !strings.HasPrefix(lines[i], want[i]) || !strings.HasSuffix(lines[i], "(invalid_request)") {
+			t.Errorf("line %d: %s\nwant %s… (invalid_request)", i, lines[i], want[i])
+		}
+	}
+}
