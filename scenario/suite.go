@@ -47,6 +47,10 @@ type SuiteOptions struct {
 	// before anything runs, and scrubs sessions and diagnostics with it. The caller scrubs
 	// its own output and the report files with the same set.
 	Secrets *secrets.Set
+	// OutputLog, when set, receives the hooks' and managed servers' output as it comes
+	// (`run --server-log always`) instead of Session.Log. Either way a bounded copy of each
+	// is kept as a log artifact.
+	OutputLog io.Writer
 	// Notices receives what a run says on stderr by itself (a browser relaunch). Nil discards.
 	Notices io.Writer
 	// Emit, when set, receives each scenario's report as soon as every earlier one is done,
@@ -117,7 +121,7 @@ func NewSuite(loaded []*Loaded, opts SuiteOptions) (*Suite, error) {
 		stores: &scenarioStores{root: filepath.Join(opts.Out, "artifacts"), mode: opts.ArtifactsMode},
 		rep: &Report{Version: ReportVersion, RunID: NewRunID(started), StartedAt: started.UTC(),
 			Scenarios: []ScenarioReport{}}}
-	s.servers = scheduleServers(loaded, opts.Session.LookupEnv, opts.Session.Log)
+	s.servers = scheduleServers(loaded, opts.Session.LookupEnv, opts.outputLog())
 	s.browser, s.browserUDP = allocators(opts.Session)
 	s.rep.Browser.Attached = s.browser.Attached()
 	return s, nil
@@ -208,4 +212,12 @@ func (s *Suite) Close() {
 		_ = s.browserUDP.Close()
 	}
 	s.stores.close()
+}
+
+// outputLog is where hook and server output streams: OutputLog, else Session.Log.
+func (o *SuiteOptions) outputLog() io.Writer {
+	if o.OutputLog != nil {
+		return o.OutputLog
+	}
+	return o.Session.Log
 }

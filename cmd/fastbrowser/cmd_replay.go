@@ -166,7 +166,7 @@ func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenari
 			Report     string `json:"report"`
 		}{scenario.ReportVersion, rep.Status, reproduced, reportPath})
 	} else {
-		printScenario(ro.st, sr, filepath.Join(out, "artifacts"))
+		printScenario(ro.st, sr, filepath.Join(out, "artifacts"), serverLogOnFailure)
 		run := fmt.Sprintf("the run failed with %s at %s", wantCode, where(wantAt))
 		if wantCode == "" {
 			run = "the scenario passed in the run: there was no failure to reproduce"

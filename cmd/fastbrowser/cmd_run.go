@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	goruntime "runtime"
 	"strconv"
@@ -13,7 +14,6 @@ import (
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenario"
-	"github.com/fastbrowser/fastbrowser/scenario/reportview"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -21,7 +21,7 @@ func runCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:  "run",
 		Usage: "run scenario files; write DIR/report.json, DIR/junit.xml, DIR/report.html (exit 0 passed or flaky, 1 failed or error, 2 invalid input, 130 interrupted)",
-		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--grep-invert RE] [--fail-fast] [--retries N] [--open-ahead=false] [--config FILE] [--base-url URL [--readiness-url URL]]\n" +
+		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--grep-invert RE] [--fail-fast] [--retries N] [--open-ahead=false] [--server-log on-failure|always|never] [--config FILE] [--base-url URL [--readiness-url URL]]\n" +
 			"                [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]\n" +
 			"                [--browser PATH | --cdp-url URL] [--headed] [--artifacts-mode private|group] [--json] FILE|DIR...",
 		Flags: append(append(browserFlags(),
@@ -38,6 +38,7 @@ func runCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "readiness-url", Usage: "with --base-url: the `URL` to probe for readiness (default: the base URL)"},
 			&cli.BoolFlag{Name: "json", Usage: "print only the run summary as JSON on stdout"},
 			artifactsModeFlag(),
+			serverLogFlag(),
 			configFlag(),
 		), modelFlags()...),
 		Action: func(c *cli.Context) error {
@@ -46,6 +47,9 @@ func runCommand(st *state) *cli.Command {
 			}
 			mode, err := artifactsMode(c)
 			if err != nil {
+				return err
+			}
+			if _, err := serverLog(c); err != nil {
 				return err
 			}
 			if n := c.Int("jobs"); n < 1 || n > budgets.RunJobs {
@@ -140,10 +144,16 @@ func settingsOf(c *cli.Context, cfg *scenario.RunConfig) runSettings {
 func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string, mode artifacts.Mode, rs runSettings) error {
 	ro := newRunOutput(st, mode)
 	defer ro.flush()
+	logs, _ := serverLog(c) // checked by the action
+	var outputLog io.Writer
+	if !c.Bool("json") { // --json's stdout is the summary alone
+		outputLog = logs.outputLog(ro.st.stdout)
+	}
 	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: rs.jobs, FailFast: c.Bool("fail-fast"), Retries: rs.retries, SerialOpen: !c.Bool("open-ahead"),
+		OutputLog: outputLog,
 		Emit: func(sr scenario.ScenarioReport) {
 			if !c.Bool("json") {
-				printScenario(ro.st, sr, filepath.Join(out, "artifacts"))
+				printScenario(ro.st, sr, filepath.Join(out, "artifacts"), logs)
 			}
 		}})
 	if err != nil {
@@ -189,9 +199,9 @@ func exitForStatus(status string) error {
 
 // printScenario writes one progress line per finished scenario, plus the failing
 // operation (with what an assertion expected) or scenario error (of the last attempt, when it
-// ran more than once) and the last lines of the hook and server logs, read from
-// artifactsDir.
-func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string) {
+// ran more than once) and, as logs says, the last lines of the hook and server logs that
+// failed, read from artifactsDir.
+func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string, logs serverLogMode) {
 	label := map[string]string{scenario.StatusPassed: "PASS", scenario.StatusFailed: "FAIL", scenario.StatusError: "ERROR", scenario.StatusInterrupted: "INTERRUPTED",
 		scenario.StatusSkipped: "SKIP", scenario.StatusFlaky: "FLAKY"}[sr.Status]
 	attempts := ""
@@ -220,9 +230,7 @@ func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string) {
 	if sr.SkipReason != "" {
 		fmt.Fprintf(st.stdout, "      %s\n", sr.SkipReason)
 	}
-	if reportview.ShowsLogs(sr.Status) {
-		reportview.WriteLogTails(st.stdout, "      ", artifactsDir, sr.Diagnostics)
-	}
+	printSourceLogs(st.stdout, &sr, artifactsDir, logs)
 }
 
 // summaryCounts is the summary line's tally: passed, failed and error always; flaky,
