@@ -36,6 +36,7 @@ type Report struct {
 	StartedAt  time.Time        `json:"startedAt"`
 	DurationMs int64            `json:"durationMs"`
 	Browser    BrowserInfo      `json:"browser"`
+	Cwd        string           `json:"cwd,omitempty"` // the run's absolute working directory: relative File paths resolve against it (replay)
 	Scenarios  []ScenarioReport `json:"scenarios"`
 }
 

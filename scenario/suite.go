@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -120,7 +121,7 @@ func NewSuite(loaded []*Loaded, opts SuiteOptions) (*Suite, error) {
 	s := &Suite{loaded: loaded, opts: opts, started: started, opening: make(chan struct{}, 1),
 		stores: &scenarioStores{root: filepath.Join(opts.Out, "artifacts"), mode: opts.ArtifactsMode},
 		rep: &Report{Version: ReportVersion, RunID: NewRunID(started), StartedAt: started.UTC(),
-			Scenarios: []ScenarioReport{}}}
+			Cwd: workingDir(), Scenarios: []ScenarioReport{}}}
 	s.servers = scheduleServers(loaded, opts.Session.LookupEnv, opts.outputLog())
 	s.browser, s.browserUDP = allocators(opts.Session)
 	s.rep.Browser.Attached = s.browser.Attached()
@@ -220,4 +221,14 @@ func (o *SuiteOptions) outputLog() io.Writer {
 		return o.OutputLog
 	}
 	return o.Session.Log
+}
+
+// workingDir is the absolute working directory ("" when it cannot be read: replay then
+// resolves paths against its own, as before the report recorded it).
+func workingDir() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	return wd
 }
