@@ -97,6 +97,7 @@ const (
 	NetworkEntries       = 100  // network requests a tab keeps for evidence
 	ValidateErrors       = 50   // errors `validate` lists for one file; more are counted
 	ConsoleMessageChars  = 300  // one console message as evidence keeps it
+	NetworkPathChars     = 300  // one request's URL path as network evidence keeps it
 	PendingRequests      = 2048 // requests in flight a tab tracks for the network summary
 	RunJobs              = 64   // scenarios `run --jobs` runs at a time, at most
 	// RunRetries is the most `run --retries` reruns one scenario that did not pass. Each

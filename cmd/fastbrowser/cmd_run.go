@@ -14,6 +14,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/scenario/reportview"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -222,6 +223,7 @@ func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string, l
 			if exp := op.Expected(); exp != "" {
 				fmt.Fprintf(st.stdout, "        expected: %s\n", exp)
 			}
+			reportview.WriteNetworkLines(st.stdout, "        ", artifactsDir, op.Evidence)
 		}
 	}
 	if sr.Error != nil {
