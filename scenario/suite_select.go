@@ -44,8 +44,8 @@ func (sh Shard) Pick(files []string) []string {
 
 // Grep keeps the scenarios whose id, description or tags match pattern (--grep) and
 // drops those that match invert (--grep-invert); "" keeps all. As Playwright's --grep, which
-// searches a test's title with its tags, the text searched is "id description tag tag…",
-// and matching is case-insensitive (Go regexp syntax, compiled with "(?i)"). A selection that
+// searches a test's title with its tags, matching is case-insensitive (Go regexp syntax,
+// compiled with "(?i)") and looks at each field and at all of them together (grepMatch). A selection that
 // keeps none is an error: a typo would otherwise pass a CI job.
 // ErrNoMatch is Grep's refusal when nothing is kept (errors.Is).
 var ErrNoMatch = errors.New("no scenario matches")
@@ -67,8 +67,7 @@ func Grep(pattern, invert string, loaded []*Loaded) ([]*Loaded, error) {
 	}
 	var out []*Loaded
 	for _, l := range loaded {
-		text := GrepText(l.File)
-		if (keep == nil || keep.MatchString(text)) && (drop == nil || !drop.MatchString(text)) {
+		if (keep == nil || grepMatch(keep, l.File)) && (drop == nil || !grepMatch(drop, l.File)) {
 			out = append(out, l)
 		}
 	}
@@ -86,11 +85,21 @@ func Grep(pattern, invert string, loaded []*Loaded) ([]*Loaded, error) {
 	return out, nil
 }
 
-// GrepText is what --grep searches in a scenario: its id, description and tags, separated
-// by spaces (so "@smoke" and "^checkout" both work as Playwright users write them).
-func GrepText(f *File) string {
-	parts := append([]string{f.ID, f.Description}, f.Tags...)
-	return strings.Join(parts, " ")
+// grepMatch says whether re matches the scenario's id, its description, one of its tags, or
+// all of them joined by single spaces ("id description tag tag…", as Playwright's title with its
+// tags): each alone, so an anchored "^login-ok$" still selects by id as it always did.
+func grepMatch(re *regexp.Regexp, f *File) bool {
+	var fields []string
+	for _, s := range append([]string{f.ID, f.Description}, f.Tags...) {
+		if s == "" {
+			continue
+		}
+		if re.MatchString(s) {
+			return true
+		}
+		fields = append(fields, s)
+	}
+	return re.MatchString(strings.Join(fields, " "))
 }
 
 func compileGrep(flag, pattern string) (*regexp.Regexp, error) {

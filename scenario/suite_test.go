@@ -161,6 +161,8 @@ func TestGrepSearchesDescriptionAndTagsCaseInsensitively(t *testing.T) {
 		{"@SMOKE", "", []string{"todo-add"}},
 		{"", "@slow", []string{"todo-add", "search"}},
 		{"^todo", "@smoke", []string{"todo-edit"}},
+		{"^todo-add$", "", []string{"todo-add"}},        // an anchored id, as before tags
+		{"^todo-edit @slow", "", []string{"todo-edit"}}, // across fields, as a title with its tags
 	}
 	for _, c := range cases {
 		got, err := Grep(c.grep, c.invert, loaded)
