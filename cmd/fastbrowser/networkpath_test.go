@@ -78,3 +78,42 @@ func TestNetworkEvidenceNamesTheMissingFile(t *testing.T) {
 		}
 	}
 }
+
+// TestNetworkEvidencePathIsScrubbed: a secret in a failed request's path (here a 404'd page
+// named after a secret the scenario typed) is masked in the network evidence, and in no
+// output or file of the run.
+func TestNetworkEvidencePathIsScrubbed(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	const secret = "pathsecret4711"
+	dir, out := t.TempDir(), filepath.Join(t.TempDir(), "out")
+	f := writeScenario(t, dir, "secretpath.json", fmt.Sprintf(`{
+  "version": 1, "id": "secret-path",
+  "fixture": {"baseUrl": %q, "server": {"mode": "external", "readiness": {"url": %q}}},
+  "operations": [
+    {"op": "navigate", "request": {"url": "/echo"}},
+    {"op": "act", "request": {"action": "type", "target": {"role": "textbox", "name": "Token"}, "text": {"env": "PATH_TOKEN"}}},
+    {"op": "navigate", "request": {"url": "/files/%s.pdf"}},
+    {"op": "assert", "request": {"kind": "titleContains", "value": "Dashboard", "wait": "none"}}
+  ]}`, site.URL, site.URL+"/health", secret))
+	res := runCLI(t, map[string]string{"PATH_TOKEN": secret}, "run", "--out", out, f)
+	if res.code != 1 {
+		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if !strings.Contains(res.stdout, "network: GET "+site.URL+"/files/[secret].pdf 404") {
+		t.Errorf("console lacks the masked path:\n%s", res.stdout)
+	}
+	texts := map[string]string{"stdout": res.stdout, "stderr": res.stderr}
+	_ = filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			b, _ := os.ReadFile(p)
+			texts[p] = string(b)
+		}
+		return nil
+	})
+	for name, text := range texts {
+		if strings.Contains(text, secret) {
+			t.Errorf("%s holds the secret", name)
+		}
+	}
+}
