@@ -23,6 +23,8 @@ const (
 	StepInstructionChars    = 500    // a scenario step's instruction (scenario parse)
 	AssertCountMax          = 10000  // the largest count a count assertion expects
 	AssertCellKeyChars      = 500    // a cell assertion's row key and column name
+	ScenarioTags            = 32     // tags one scenario file lists
+	ScenarioTagChars        = 64     // one tag
 )
 
 // Bounded copies.
@@ -93,7 +95,9 @@ const (
 	MaskCallsInFlight    = 16   // goroutines one fan-out of a capture's mask search runs at a time (per level: sessions, searches, elements; the levels nest, so a tab with many out-of-process frames can have several hundred CDP calls in flight)
 	ConsoleEntries       = 100  // console messages a tab keeps for evidence
 	NetworkEntries       = 100  // network requests a tab keeps for evidence
+	ValidateErrors       = 50   // errors `validate` lists for one file; more are counted
 	ConsoleMessageChars  = 300  // one console message as evidence keeps it
+	NetworkPathChars     = 300  // one request's URL path as network evidence keeps it
 	PendingRequests      = 2048 // requests in flight a tab tracks for the network summary
 	RunJobs              = 64   // scenarios `run --jobs` runs at a time, at most
 	// RunRetries is the most `run --retries` reruns one scenario that did not pass. Each

@@ -18,6 +18,7 @@ type File struct {
 	Version        int        `json:"version" required:"true"`
 	ID             string     `json:"id" required:"true"`
 	Description    string     `json:"description,omitempty"`
+	Tags           []string   `json:"tags,omitempty"` // for `run --grep` ("@smoke", "routing"); tags.go bounds them
 	Fixture        *Fixture   `json:"fixture,omitempty"`
 	Hooks          *Hooks     `json:"hooks,omitempty"`
 	Budgets        *Budgets   `json:"budgets,omitempty"`

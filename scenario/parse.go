@@ -142,6 +142,9 @@ func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 	if !names.ValidID(f.ID) {
 		return nil, fail("id", "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
 	}
+	if err := checkTags(f.Tags); err != nil {
+		return nil, err
+	}
 	if err := checkBudgets(f.Budgets); err != nil {
 		return nil, err
 	}

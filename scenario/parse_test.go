@@ -73,6 +73,7 @@ func TestParseRefusesWithPath(t *testing.T) {
 		{"nested wrong type", `"url": "/form?x=1"`, `"url": 5`, "operations[0].request.url", "expected string"},
 		{"unknown op", `"op": "read"`, `"op": "evaluate"`, "operations[3].op", "unknown op"},
 		{"bad id", `"id": "ok"`, `"id": "no spaces"`, "id", "expected"},
+		{"tag with a space", `"id": "ok",`, `"id": "ok", "tags": ["@smoke", "two words"],`, "tags[1]", "without spaces"},
 		{"bad testIdAttribute", `"id": "ok",`, `"id": "ok", "testIdAttribute": "data test",`, "testIdAttribute", "attribute name"},
 		{"duplicate op id", `"id": "pick"`, `"id": "home"`, "operations[2].id", "already used"},
 		{"forward tab ref", `"operation": {"index": 2}`, `"operation": {"index": 4}`, "operations[4].request.tab.operation", "earlier"},

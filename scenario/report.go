@@ -36,6 +36,7 @@ type Report struct {
 	StartedAt  time.Time        `json:"startedAt"`
 	DurationMs int64            `json:"durationMs"`
 	Browser    BrowserInfo      `json:"browser"`
+	Cwd        string           `json:"cwd,omitempty"` // the run's absolute working directory: relative File paths resolve against it (replay)
 	Scenarios  []ScenarioReport `json:"scenarios"`
 }
 
@@ -59,6 +60,8 @@ type ScenarioReport struct {
 	// Fragments lists the fragment files the scenario included (file, sha256), whose
 	// digests SHA256 then covers too.
 	Fragments []FragmentRef `json:"fragments,omitempty"`
+	// Tags are the scenario file's tags, as written.
+	Tags []string `json:"tags,omitempty"`
 	// Model is the model the scenario's session had for task and extract (provider and
 	// name only; absent: none).
 	Model      *ModelInfo `json:"model,omitempty"`

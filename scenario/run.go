@@ -96,7 +96,7 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 		env.Log = io.Discard
 	}
 	s := &runState{l: l, env: env, start: time.Now(),
-		rep: &ScenarioReport{ID: l.ID, Project: l.Project, Variables: l.Variables, Description: l.Description, File: l.Path, SHA256: l.SHA256, Fragments: l.Fragments, Model: modelInfo(l.Model), Status: StatusPassed, Events: []Event{},
+		rep: &ScenarioReport{ID: l.ID, Project: l.Project, Variables: l.Variables, Description: l.Description, Tags: l.Tags, File: l.Path, SHA256: l.SHA256, Fragments: l.Fragments, Model: modelInfo(l.Model), Status: StatusPassed, Events: []Event{},
 			// Until a session opens only the checks before dispatch exist; the session says
 			// what enforces its policy (browser interception, and the egress proxy).
 			Enforcement: []string{"browser"}}}

@@ -204,6 +204,14 @@ func manyRules(n int) string {
 	return strings.Join(rules, ",")
 }
 
+func manyTags(n int) string {
+	tags := make([]string, n)
+	for i := range tags {
+		tags[i] = `"@t` + strconv.Itoa(i) + `"`
+	}
+	return strings.Join(tags, ",")
+}
+
 func manyFiles(n int) string {
 	files := make([]string, n)
 	for i := range files {
@@ -234,6 +242,11 @@ func TestSchemaAndGoRejectInvalid(t *testing.T) {
 		{"screenshot with an unknown field", doc(`{"op":"screenshot","request":{"fullPage":true}}`)},
 		{"screenshot with an empty redaction rule", doc(`{"op":"screenshot","request":{"redaction":[{}]}}`)},
 		{"viewport too narrow", top(`"viewport":{"width":99,"height":600}`)},
+		{"33 tags", top(`"tags":[` + manyTags(33) + `]`)},
+		{"an empty tag", top(`"tags":[""]`)},
+		{"a tag of 65 characters", top(`"tags":["` + strings.Repeat("é", 65) + `"]`)},
+		{"a tag listed twice", top(`"tags":["@smoke","@smoke"]`)},
+		{"a tag not a string", top(`"tags":[1]`)},
 		{"status assertion of a non-status", doc(`{"op":"assert","request":{"kind":"status","value":"OK"}}`)},
 		{"status assertion out of range", doc(`{"op":"assert","request":{"kind":"status","value":"600"}}`)},
 		{"status assertion with a leading zero", doc(`{"op":"assert","request":{"kind":"status","value":"099"}}`)},
@@ -517,6 +530,8 @@ func TestSchemaAndGoAcceptUnusualValid(t *testing.T) {
 		{"screenshots", doc(`{"op":"screenshot"},{"op":"screenshot","request":{"tab":null,"redaction":[{"label":"Card"}],"budgetMs":0}},{"op":"screenshot","request":{"budgetMs":60000}}`)},
 		{"viewports at the bounds and null", top(`"viewport":{"width":100,"height":8192}`)},
 		{"viewport null", top(`"viewport":null`)},
+		{"32 tags, one of 64 characters", top(`"tags":[` + manyTags(31) + `,"` + strings.Repeat("é", 64) + `"]`)},
+		{"tags null", top(`"tags":null`)},
 		{"task and extract", doc(`{"op":"task","request":{"goal":"sign in","postcondition":{"kind":"url","value":"/welcome"},"maxTurns":8,"maxActions":8,"timeoutMs":30000}},{"op":"task","request":{"goal":"click Save","maxActions":1,"postcondition":null,"tab":null}},{"op":"task","request":{"goal":"leave","maxActions":1,"allow":{"navigation":true,"dialogs":false}}},{"op":"task","request":{"goal":"stay","maxActions":1,"allow":null}},{"op":"extract","request":{"schema":{"type":"object"},"scope":"e12","timeoutMs":0}}`)},
 		{"model of every field", top(`"model":{"provider":"openai","model":"llama3.1:8b","baseUrl":"HTTP://127.0.0.1:11434/v1","apiKeyEnv":"OPENAI_API_KEY"}`)},
 		{"model null", top(`"model":null`)},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -47,6 +48,10 @@ type SuiteOptions struct {
 	// before anything runs, and scrubs sessions and diagnostics with it. The caller scrubs
 	// its own output and the report files with the same set.
 	Secrets *secrets.Set
+	// OutputLog, when set, receives the hooks' and managed servers' output as it comes
+	// (`run --server-log always`) instead of Session.Log. Either way a bounded copy of each
+	// is kept as a log artifact.
+	OutputLog io.Writer
 	// Notices receives what a run says on stderr by itself (a browser relaunch). Nil discards.
 	Notices io.Writer
 	// Emit, when set, receives each scenario's report as soon as every earlier one is done,
@@ -116,8 +121,8 @@ func NewSuite(loaded []*Loaded, opts SuiteOptions) (*Suite, error) {
 	s := &Suite{loaded: loaded, opts: opts, started: started, opening: make(chan struct{}, 1),
 		stores: &scenarioStores{root: filepath.Join(opts.Out, "artifacts"), mode: opts.ArtifactsMode},
 		rep: &Report{Version: ReportVersion, RunID: NewRunID(started), StartedAt: started.UTC(),
-			Scenarios: []ScenarioReport{}}}
-	s.servers = scheduleServers(loaded, opts.Session.LookupEnv, opts.Session.Log)
+			Cwd: workingDir(), Scenarios: []ScenarioReport{}}}
+	s.servers = scheduleServers(loaded, opts.Session.LookupEnv, opts.outputLog())
 	s.browser, s.browserUDP = allocators(opts.Session)
 	s.rep.Browser.Attached = s.browser.Attached()
 	return s, nil
@@ -208,4 +213,22 @@ func (s *Suite) Close() {
 		_ = s.browserUDP.Close()
 	}
 	s.stores.close()
+}
+
+// outputLog is where hook and server output streams: OutputLog, else Session.Log.
+func (o *SuiteOptions) outputLog() io.Writer {
+	if o.OutputLog != nil {
+		return o.OutputLog
+	}
+	return o.Session.Log
+}
+
+// workingDir is the absolute working directory ("" when it cannot be read: replay then
+// resolves paths against its own, as before the report recorded it).
+func workingDir() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	return wd
 }

@@ -42,29 +42,75 @@ func (sh Shard) Pick(files []string) []string {
 	return out
 }
 
-// Grep keeps the scenarios whose id matches pattern (--grep, Go regexp syntax; "" keeps
-// all). A pattern that matches none is an error: a typo would otherwise pass a CI job.
-// ErrNoMatch is Grep's refusal when the pattern matches no scenario (errors.Is).
+// Grep keeps the scenarios whose id, description or tags match pattern (--grep) and
+// drops those that match invert (--grep-invert); "" keeps all. As Playwright's --grep, which
+// searches a test's title with its tags, matching is case-insensitive (Go regexp syntax,
+// compiled with "(?i)") and looks at each field and at all of them together (grepMatch). A selection that
+// keeps none is an error: a typo would otherwise pass a CI job.
+// ErrNoMatch is Grep's refusal when nothing is kept (errors.Is).
 var ErrNoMatch = errors.New("no scenario matches")
 
-func Grep(pattern string, loaded []*Loaded) ([]*Loaded, error) {
-	if pattern == "" {
+// ErrBadPattern is Grep's refusal of a pattern that does not compile (errors.Is).
+var ErrBadPattern = errors.New("not a valid regular expression")
+
+func Grep(pattern, invert string, loaded []*Loaded) ([]*Loaded, error) {
+	if pattern == "" && invert == "" {
 		return loaded, nil
 	}
-	re, err := regexp.Compile(pattern)
+	keep, err := compileGrep("--grep", pattern)
 	if err != nil {
-		return nil, fmt.Errorf("--grep %q: not a valid regular expression", pattern)
+		return nil, err
+	}
+	drop, err := compileGrep("--grep-invert", invert)
+	if err != nil {
+		return nil, err
 	}
 	var out []*Loaded
 	for _, l := range loaded {
-		if re.MatchString(l.ID) {
+		if (keep == nil || grepMatch(keep, l.File)) && (drop == nil || !grepMatch(drop, l.File)) {
 			out = append(out, l)
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("--grep %q matches no scenario id: %w", pattern, ErrNoMatch)
+		var what []string
+		if pattern != "" {
+			what = append(what, fmt.Sprintf("--grep %q", pattern))
+		}
+		if invert != "" {
+			what = append(what, fmt.Sprintf("--grep-invert %q", invert))
+		}
+		return nil, fmt.Errorf("%s kept none of %d scenarios (searched each one's id, description and tags, case-insensitively): %w",
+			strings.Join(what, " with "), len(loaded), ErrNoMatch)
 	}
 	return out, nil
+}
+
+// grepMatch says whether re matches the scenario's id, its description, one of its tags, or
+// all of them joined by single spaces ("id description tag tag…", as Playwright's title with its
+// tags): each alone, so an anchored "^login-ok$" still selects by id as it always did.
+func grepMatch(re *regexp.Regexp, f *File) bool {
+	var fields []string
+	for _, s := range append([]string{f.ID, f.Description}, f.Tags...) {
+		if s == "" {
+			continue
+		}
+		if re.MatchString(s) {
+			return true
+		}
+		fields = append(fields, s)
+	}
+	return re.MatchString(strings.Join(fields, " "))
+}
+
+func compileGrep(flag, pattern string) (*regexp.Regexp, error) {
+	if pattern == "" {
+		return nil, nil
+	}
+	// Compiled as written first, so the message quotes the user's pattern, not ours.
+	if _, err := regexp.Compile(pattern); err != nil {
+		return nil, fmt.Errorf("%s %q: %w: %s", flag, pattern, ErrBadPattern, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+	return regexp.Compile("(?i)" + pattern)
 }
 
 // LoadAll parses every file with over applied; it returns the valid ones and one error per

@@ -31,7 +31,7 @@ func (s *Suite) attemptEnv(l *Loaded, k int, ahead *aheadSession) Env {
 	runDir := AttemptRunDir(l.runID(s.rep.RunID), k)
 	env := Env{
 		Lookup: s.opts.Session.LookupEnv,
-		Log:    s.opts.Session.Log,
+		Log:    s.opts.outputLog(),
 		Store:  store, // nil when it cannot be opened: logs are then only drained
 		RunID:  runDir,
 		Scrub:  s.opts.Secrets.ScrubBytes,

@@ -2,8 +2,10 @@ package scenario
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -123,16 +125,57 @@ func TestShardPicksEveryFileOnce(t *testing.T) {
 
 func TestGrepKeepsMatchingIDs(t *testing.T) {
 	loaded := []*Loaded{{File: &File{ID: "login-ok"}}, {File: &File{ID: "login-bad"}}, {File: &File{ID: "search"}}}
-	got, err := Grep("^login-", loaded)
+	got, err := Grep("^login-", "", loaded)
 	if err != nil || len(got) != 2 || got[0].ID != "login-ok" || got[1].ID != "login-bad" {
 		t.Errorf("Grep: %v, %v", got, err)
 	}
-	if all, err := Grep("", loaded); err != nil || len(all) != 3 {
+	if all, err := Grep("", "", loaded); err != nil || len(all) != 3 {
 		t.Errorf("empty pattern: %v, %v", all, err)
 	}
 	for _, bad := range []string{"nomatch", "("} {
-		if _, err := Grep(bad, loaded); err == nil {
+		if _, err := Grep(bad, "", loaded); err == nil {
 			t.Errorf("Grep(%q) accepted", bad)
 		}
+	}
+}
+
+// --grep searches id, description and tags case-insensitively, as Playwright's --grep
+// searches a title with its tags; --grep-invert drops what it matches.
+func TestGrepSearchesDescriptionAndTagsCaseInsensitively(t *testing.T) {
+	loaded := []*Loaded{
+		{File: &File{ID: "todo-add", Description: "Routing: adds an item", Tags: []string{"@smoke"}}},
+		{File: &File{ID: "todo-edit", Tags: []string{"@slow", "routing"}}},
+		{File: &File{ID: "search"}},
+	}
+	ids := func(ls []*Loaded) (out []string) {
+		for _, l := range ls {
+			out = append(out, l.ID)
+		}
+		return out
+	}
+	cases := []struct {
+		grep, invert string
+		want         []string
+	}{
+		{"routing", "", []string{"todo-add", "todo-edit"}}, // a description's "Routing" and a tag
+		{"@SMOKE", "", []string{"todo-add"}},
+		{"", "@slow", []string{"todo-add", "search"}},
+		{"^todo", "@smoke", []string{"todo-edit"}},
+		{"^todo-add$", "", []string{"todo-add"}},        // an anchored id, as before tags
+		{"^todo-edit @slow", "", []string{"todo-edit"}}, // across fields, as a title with its tags
+	}
+	for _, c := range cases {
+		got, err := Grep(c.grep, c.invert, loaded)
+		if err != nil || !reflect.DeepEqual(ids(got), c.want) {
+			t.Errorf("Grep(%q, %q) = %v, %v; want %v", c.grep, c.invert, ids(got), err, c.want)
+		}
+	}
+	_, err := Grep("checkout", "", loaded)
+	if !errors.Is(err, ErrNoMatch) || !strings.Contains(err.Error(), "id, description and tags") {
+		t.Errorf("no match: %v", err)
+	}
+	_, err = Grep("", "(", loaded)
+	if !errors.Is(err, ErrBadPattern) || !strings.Contains(err.Error(), `--grep-invert "("`) || !strings.Contains(err.Error(), "missing closing )") {
+		t.Errorf("bad invert pattern: %v", err)
 	}
 }

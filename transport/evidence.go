@@ -77,12 +77,16 @@ type ConsoleEntry struct {
 	Count   int    `json:"count"`
 }
 
-// NetworkEntry is one request that went wrong. URL is the origin only: never a path, query,
-// fragment, header, cookie or body.
+// NetworkEntry is one request that went wrong. URL is the origin and Path the URL's path
+// (at most budgets.NetworkPathChars characters, secrets masked), so a 404'd file can be
+// found; never a query, fragment, header, cookie or body. Size is the response's encoded
+// bytes when it finished loading (0: unknown, or no response).
 type NetworkEntry struct {
 	Method   string `json:"method"`
 	URL      string `json:"url"`
+	Path     string `json:"path,omitempty"`
 	Status   int    `json:"status,omitempty"`
+	Size     int64  `json:"size,omitempty"`
 	Category string `json:"category"` // failed | blocked | http_error
 	Count    int    `json:"count"`
 }

@@ -17,11 +17,12 @@ import (
 )
 
 // What a tab keeps for evidence is bounded (budgets.ConsoleEntries, NetworkEntries,
-// ConsoleMessageChars, PendingRequests): summaries, never bodies or full URLs.
+// ConsoleMessageChars, NetworkPathChars, PendingRequests): summaries, never bodies, queries
+// or fragments.
 
 // diagnostics keeps a tab's console and network summaries for captureEvidence: identical
 // console messages are counted, and of the network only what went wrong (failed, blocked,
-// HTTP error) with the origin of its URL.
+// HTTP error) with the origin and path of its URL, its status and its size.
 type diagnostics struct {
 	// clip bounds a console message (Worker.clipScrubbed: a cut never splits a typed secret).
 	clip     func(text string, n int) string
@@ -31,7 +32,9 @@ type diagnostics struct {
 	requests map[network.RequestID]requestSeen
 }
 
-type requestSeen struct{ method, origin string }
+// requestSeen is a request in flight: what the summary says of it, and the key of its entry
+// once it has one (an HTTP error, whose size is filled in when it finishes loading).
+type requestSeen struct{ method, origin, path, entry string }
 
 func newDiagnostics(clip func(text string, n int) string) *diagnostics {
 	return &diagnostics{clip: clip,
@@ -74,11 +77,35 @@ func (d *diagnostics) addConsole(level, msg string) {
 		func(e *transport.ConsoleEntry) *int { return &e.Count })
 }
 
-func (d *diagnostics) addNetwork(method, origin string, status int, category string) {
+// addNetwork counts a request that went wrong and returns its entry's key.
+func (d *diagnostics) addNetwork(method, origin, path string, status int, category string) string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.network.add(method+" "+origin+" "+category+" "+strconv.Itoa(status), transport.NetworkEntry{Method: method, URL: origin, Status: status, Category: category, Count: 1},
+	key := method + " " + origin + path + " " + category + " " + strconv.Itoa(status)
+	d.network.add(key, transport.NetworkEntry{Method: method, URL: origin, Path: path, Status: status, Category: category, Count: 1},
 		func(e *transport.NetworkEntry) *int { return &e.Count })
+	return key
+}
+
+// sized records an entry's response size (encoded bytes) when it has none yet: the first
+// of identical requests gives it.
+func (d *diagnostics) sized(key string, size float64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if i, ok := d.network.at[key]; ok && d.network.entries[i].Size == 0 && size > 0 {
+		d.network.entries[i].Size = int64(size)
+	}
+}
+
+// urlPath is an http(s) URL's path as evidence keeps it: no query or fragment, clipped to
+// budgets.NetworkPathChars with any secret masked; "" for other schemes (a data: URL's
+// "path" is its content).
+func (d *diagnostics) urlPath(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	return d.clip(u.EscapedPath(), budgets.NetworkPathChars)
 }
 
 func (d *diagnostics) summaries() (transport.ConsoleSummary, transport.NetworkSummary) {
@@ -135,7 +162,7 @@ func watchDiagnostics(ctx context.Context, c *cdp.Client, d *diagnostics) error 
 			case <-failed.Ready():
 				ok = next(failed, d.loadingFailed)
 			case <-finished.Ready():
-				ok = next(finished, func(ev *network.LoadingFinishedReply) { d.take(ev.RequestID) })
+				ok = next(finished, d.loadingFinished)
 			case <-ctx.Done():
 				return
 			}
@@ -147,20 +174,39 @@ func watchDiagnostics(ctx context.Context, c *cdp.Client, d *diagnostics) error 
 func (d *diagnostics) requestSent(ev *network.RequestWillBeSentReply) {
 	d.mu.Lock()
 	if len(d.requests) < budgets.PendingRequests {
-		d.requests[ev.RequestID] = requestSeen{method: ev.Request.Method, origin: originOrScheme(ev.Request.URL)}
+		d.requests[ev.RequestID] = requestSeen{method: ev.Request.Method, origin: originOrScheme(ev.Request.URL), path: d.urlPath(ev.Request.URL)}
 	}
 	d.mu.Unlock()
 }
 
+// responseReceived counts an HTTP error at once (the response URL: after redirects) and
+// keeps the request until it finishes loading, for its size.
 func (d *diagnostics) responseReceived(ev *network.ResponseReceivedReply) {
 	if ev.Response.Status >= 400 && !browserChrome(ev.Response.URL) {
-		r := d.take(ev.RequestID)
-		d.addNetwork(r.method, originOrScheme(ev.Response.URL), ev.Response.Status, "http_error")
+		d.mu.Lock()
+		r := d.requests[ev.RequestID]
+		d.mu.Unlock()
+		key := d.addNetwork(r.method, originOrScheme(ev.Response.URL), d.urlPath(ev.Response.URL), ev.Response.Status, "http_error")
+		d.mu.Lock()
+		if r, ok := d.requests[ev.RequestID]; ok {
+			r.entry = key
+			d.requests[ev.RequestID] = r
+		}
+		d.mu.Unlock()
+	}
+}
+
+func (d *diagnostics) loadingFinished(ev *network.LoadingFinishedReply) {
+	if r := d.take(ev.RequestID); r.entry != "" {
+		d.sized(r.entry, ev.EncodedDataLength)
 	}
 }
 
 func (d *diagnostics) loadingFailed(ev *network.LoadingFailedReply) {
 	r := d.take(ev.RequestID)
+	if r.entry != "" {
+		return // already counted as the HTTP error it answered; its body did not arrive whole
+	}
 	category := "failed"
 	if ev.BlockedReason != "" || strings.Contains(ev.ErrorText, "BLOCKED_BY_CLIENT") {
 		category = "blocked"
@@ -168,7 +214,7 @@ func (d *diagnostics) loadingFailed(ev *network.LoadingFailedReply) {
 	if ev.Canceled != nil && *ev.Canceled && category == "failed" {
 		return // aborted by the page or a navigation: not a failure of the site
 	}
-	d.addNetwork(r.method, r.origin, 0, category)
+	d.addNetwork(r.method, r.origin, r.path, 0, category)
 }
 
 func (d *diagnostics) take(id network.RequestID) requestSeen {

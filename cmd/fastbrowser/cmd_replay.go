@@ -56,6 +56,11 @@ func replayCommand(st *state) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if f := replayFile(rep, orig.File); f != orig.File {
+				resolved := *orig
+				resolved.File = f
+				orig = &resolved
+			}
 			cfg, err := runConfig(c, orig.File)
 			if err != nil {
 				return usageError("%v", err)
@@ -97,7 +102,7 @@ func pickScenario(rep *scenario.Report, id, reportPath string) (*scenario.Scenar
 // failed outside its operations runs whole).
 func loadForReplay(orig *scenario.ScenarioReport, over scenario.Overrides, force bool, st *state) (*scenario.Loaded, error) {
 	if _, err := os.Stat(orig.File); err != nil {
-		return nil, usageError("%s: the scenario file of %q cannot be read (replay from the directory the run was started in)", orig.File, orig.ID)
+		return nil, usageError("%s: the scenario file of %q cannot be read (neither from the run's working directory, which the report records, nor from here)", orig.File, orig.ID)
 	}
 	l, err := scenario.LoadWith(orig.File, over)
 	if err != nil {
@@ -172,7 +177,7 @@ func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenari
 			Report     string `json:"report"`
 		}{scenario.ReportVersion, rep.Status, reproduced, reportPath})
 	} else {
-		printScenario(ro.st, sr, filepath.Join(out, "artifacts"))
+		printScenario(ro.st, sr, filepath.Join(out, "artifacts"), serverLogOnFailure)
 		run := fmt.Sprintf("the run failed with %s at %s", wantCode, where(wantAt))
 		if wantCode == "" {
 			run = "the scenario passed in the run: there was no failure to reproduce"

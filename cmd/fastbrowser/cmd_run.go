@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	goruntime "runtime"
 	"strconv"
@@ -21,14 +22,15 @@ func runCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:  "run",
 		Usage: "run scenario files; write DIR/report.json, DIR/junit.xml, DIR/report.html (exit 0 passed or flaky, 1 failed or error, 2 invalid input, 130 interrupted)",
-		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--retries N] [--open-ahead=false] [--config FILE] [--project NAME]... [--var NAME=VALUE]... [--base-url URL [--readiness-url URL]]\n" +
+		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--grep-invert RE] [--fail-fast] [--retries N] [--open-ahead=false] [--server-log on-failure|always|never] [--config FILE] [--project NAME]... [--var NAME=VALUE]... [--base-url URL [--readiness-url URL]]\n" +
 			"                [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]\n" +
 			"                [--browser PATH | --cdp-url URL] [--headed] [--artifacts-mode private|group] [--json] FILE|DIR...",
 		Flags: append(append(browserFlags(),
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-results", Usage: "directory for report.json, junit.xml, report.html and artifacts/ (0700; 0750 with --artifacts-mode group)"},
 			&cli.IntFlag{Name: "jobs", Value: goruntime.NumCPU(), Usage: "scenarios run in parallel, each in its own browser context; files naming the same managed server share one instance for the run, files naming different servers on one address take turns"},
 			&cli.StringFlag{Name: "shard", Usage: "run only share `i/n` of the files (deterministic: every i-th of the sorted list), for CI matrix jobs"},
-			&cli.StringFlag{Name: "grep", Usage: "run only scenarios whose id matches `RE` (Go regexp)"},
+			&cli.StringFlag{Name: "grep", Usage: "run only scenarios whose id, description or tags match `RE` (Go regexp, case-insensitive)"},
+			&cli.StringFlag{Name: "grep-invert", Usage: "skip scenarios whose id, description or tags match `RE` (Go regexp, case-insensitive)"},
 			&cli.BoolFlag{Name: "fail-fast", Usage: "start no scenario after one failed (those are reported skipped)"},
 			&cli.BoolFlag{Name: "open-ahead", Value: true, Usage: "open the next scenario's browser session while scenarios run (--open-ahead=false: each scenario opens its own when it starts)"},
 			&cli.IntFlag{Name: "retries", Usage: "run a scenario that failed or errored again from the start, in a fresh browser context, up to `N` more times (at most " +
@@ -37,6 +39,7 @@ func runCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "readiness-url", Usage: "with --base-url: the `URL` to probe for readiness (default: the base URL)"},
 			&cli.BoolFlag{Name: "json", Usage: "print only the run summary as JSON on stdout"},
 			artifactsModeFlag(),
+			serverLogFlag(),
 			configFlag(),
 			projectFlag(), varFlag(),
 		), modelFlags()...),
@@ -46,6 +49,9 @@ func runCommand(st *state) *cli.Command {
 			}
 			mode, err := artifactsMode(c)
 			if err != nil {
+				return err
+			}
+			if _, err := serverLog(c); err != nil {
 				return err
 			}
 			if n := c.Int("jobs"); n < 1 || n > budgets.RunJobs {
@@ -99,7 +105,7 @@ func runCommand(st *state) *cli.Command {
 				}
 				return exitWith(exitInvalid, "%d invalid scenario file(s); nothing ran", len(errs))
 			}
-			if loaded, err = scenario.Grep(c.String("grep"), loaded); err != nil {
+			if loaded, err = scenario.Grep(c.String("grep"), c.String("grep-invert"), loaded); err != nil {
 				// In one shard of many, no match is an empty shard (another shard has them).
 				if !errors.Is(err, scenario.ErrNoMatch) || sh.Total <= 1 {
 					return usageError("%v", err)
@@ -142,10 +148,16 @@ func settingsOf(c *cli.Context, cfg *scenario.RunConfig) runSettings {
 func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string, mode artifacts.Mode, rs runSettings) error {
 	ro := newRunOutput(st, mode)
 	defer ro.flush()
+	logs, _ := serverLog(c) // checked by the action
+	var outputLog io.Writer
+	if !c.Bool("json") { // --json's stdout is the summary alone
+		outputLog = logs.outputLog(ro.st.stdout)
+	}
 	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: rs.jobs, FailFast: c.Bool("fail-fast"), Retries: rs.retries, SerialOpen: !c.Bool("open-ahead"),
+		OutputLog: outputLog,
 		Emit: func(sr scenario.ScenarioReport) {
 			if !c.Bool("json") {
-				printScenario(ro.st, sr, filepath.Join(out, "artifacts"))
+				printScenario(ro.st, sr, filepath.Join(out, "artifacts"), logs)
 			}
 		}})
 	if err != nil {
@@ -193,8 +205,8 @@ func exitForStatus(status string) error {
 // operation (a soft assertion's too, with expected/received, the call log and the code
 // frame: scenario.Failure) and the scenario error (of the last attempt, when it
 // ran more than once) and the last lines of the hook and server logs, read from
-// artifactsDir.
-func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string) {
+// artifactsDir, as logs says: by default only those of a hook or server that failed.
+func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string, logs serverLogMode) {
 	label := map[string]string{scenario.StatusPassed: "PASS", scenario.StatusFailed: "FAIL", scenario.StatusError: "ERROR", scenario.StatusInterrupted: "INTERRUPTED",
 		scenario.StatusSkipped: "SKIP", scenario.StatusFlaky: "FLAKY"}[sr.Status]
 	attempts := ""
@@ -213,6 +225,7 @@ func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string) {
 			for _, line := range scenario.FailureOf(&op).Lines(false) {
 				fmt.Fprintf(st.stdout, "        %s\n", line)
 			}
+			reportview.WriteNetworkLines(st.stdout, "        ", artifactsDir, op.Evidence)
 		}
 	}
 	if sr.Error != nil {
@@ -221,9 +234,7 @@ func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string) {
 	if sr.SkipReason != "" {
 		fmt.Fprintf(st.stdout, "      %s\n", sr.SkipReason)
 	}
-	if reportview.ShowsLogs(sr.Status) {
-		reportview.WriteLogTails(st.stdout, "      ", artifactsDir, sr.Diagnostics)
-	}
+	printSourceLogs(st.stdout, &sr, artifactsDir, logs)
 }
 
 // summaryCounts is the summary line's tally: passed, failed and error always; flaky,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 )
 
@@ -42,7 +43,14 @@ func validateCommand(st *state) *cli.Command {
 				loaded = append(loaded, l)
 			}
 			for _, e := range errs {
-				fmt.Fprintln(st.stderr, e)
+				// Every error of the file, not only the strict decoder's first.
+				list, more := scenario.AllErrors(e, budgets.ValidateErrors)
+				for _, le := range list {
+					fmt.Fprintln(st.stderr, le)
+				}
+				if more > 0 {
+					fmt.Fprintf(st.stderr, "%s: … and %d more errors\n", list[0].(*scenario.ValidationError).File, more)
+				}
 			}
 			for _, l := range loaded {
 				project := ""

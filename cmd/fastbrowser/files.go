@@ -12,7 +12,7 @@ import (
 
 // expandArgs turns FILE|DIR arguments into scenario files: a directory contributes every
 // *.json below it, sorted, so runs are deterministic, except run config files
-// (fastbrowser.json) and fragment files, which scenarios include.
+// (fastbrowser.json), schemas (*.schema.json) and fragment files, which scenarios include.
 func expandArgs(args []string) ([]string, error) {
 	if len(args) == 0 {
 		return nil, usageError("give at least one scenario FILE or DIR")
@@ -49,10 +49,11 @@ func expandArgs(args []string) ([]string, error) {
 	return files, nil
 }
 
-// notScenario says whether a *.json file found in a directory is a run config or a
-// fragment rather than a scenario.
+// notScenario says whether a *.json file found in a directory is a run config, a JSON
+// Schema (*.schema.json, such as the one `schema --init` writes) or a fragment rather than a
+// scenario.
 func notScenario(p string) bool {
-	if filepath.Base(p) == scenario.ConfigName {
+	if base := filepath.Base(p); base == scenario.ConfigName || strings.HasSuffix(base, ".schema.json") {
 		return true
 	}
 	return scenario.IsFragmentFile(p)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,5 +52,66 @@ func TestShardWithoutGrepMatchIsEmpty(t *testing.T) {
 	res = runCLI(t, nil, "run", "--fail-fast", "--jobs", "1", "--shard", "1/2", "--out", filepath.Join(dir, "out3"), dir)
 	if res.code != 1 || !strings.Contains(res.stdout, "0 passed, 1 failed, 0 error, 1 skipped in ") {
 		t.Fatalf("fail-fast summary: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+}
+
+// TestGrepSearchesTagsAndDescription: --grep matches a tag and a description whatever their
+// case, --grep-invert drops, report.json carries the tags, and a pattern that keeps nothing
+// or does not compile is a usage error saying what was searched.
+func TestGrepSearchesTagsAndDescription(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	dir, outs := t.TempDir(), t.TempDir()
+	for _, s := range []struct{ id, desc, tags string }{
+		{"alpha", "Routing: all items", `["@smoke"]`},
+		{"beta", "", `["@Smoke", "@slow"]`},
+		{"gamma", "", `["routing"]`},
+	} {
+		writeScenario(t, dir, s.id+".json", fmt.Sprintf(`{
+  "version": 1, "id": %q, "description": %q, "tags": %s,
+  "fixture": {"baseUrl": %q, "server": {"mode": "external", "readiness": {"url": %q}}},
+  "operations": [{"op": "navigate", "request": {"url": "/"}}]}`, s.id, s.desc, s.tags, site.URL, site.URL+"/health"))
+	}
+	out := filepath.Join(outs, "out")
+	res := runCLI(t, nil, "run", "--grep", "@SMOKE", "--grep-invert", "@slow", "--out", out, dir)
+	if res.code != 0 {
+		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	rep := readReport(t, filepath.Join(out, "report.json"))
+	if len(rep.Scenarios) != 1 || rep.Scenarios[0].ID != "alpha" || !slices.Equal(rep.Scenarios[0].Tags, []string{"@smoke"}) {
+		t.Fatalf("ran %+v", rep.Scenarios)
+	}
+	res = runCLI(t, nil, "run", "--grep", "checkout", "--out", filepath.Join(outs, "out2"), dir)
+	if res.code != 2 || !strings.Contains(res.stderr, `--grep "checkout" kept none of 3 scenarios (searched each one's id, description and tags, case-insensitively)`) {
+		t.Fatalf("no match: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	res = runCLI(t, nil, "run", "--grep-invert", "(", "--out", filepath.Join(outs, "out3"), dir)
+	if res.code != 2 || !strings.Contains(res.stderr, `--grep-invert "(": not a valid regular expression: missing closing )`) {
+		t.Fatalf("bad pattern: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+}
+
+// TestValidateListsEveryError: validate prints each of a file's three errors on a line of
+// its own, FILE: PATH: message (code), and exits 2.
+func TestValidateListsEveryError(t *testing.T) {
+	dir := t.TempDir()
+	f := writeScenario(t, dir, "bad.json", `{
+  "version": 1, "id": "bad", "tags": ["@ok", "@ok"],
+  "budgets": {"timeoutMs": "60000"},
+  "operations": [{"op": "navigate", "request": {"url": 7}}]}`)
+	res := runCLI(t, nil, "validate", f)
+	lines := strings.Split(strings.TrimSpace(res.stderr), "\n")
+	want := []string{
+		f + ": tags: ",
+		f + ": budgets.timeoutMs: ",
+		f + ": operations[0].request.url: ",
+	}
+	if res.code != 2 || len(lines) != len(want) {
+		t.Fatalf("exit %d\n%s", res.code, res.stderr)
+	}
+	for i := range want {
+		if !strings.HasPrefix(lines[i], want[i]) || !strings.HasSuffix(lines[i], "(invalid_request)") {
+			t.Errorf("line %d: %s\nwant %s… (invalid_request)", i, lines[i], want[i])
+		}
 	}
 }

@@ -17,6 +17,9 @@ func systemOut(s *scenario.ScenarioReport) string {
 	if s.Description != "" {
 		fmt.Fprintf(&b, "description: %s\n", s.Description)
 	}
+	if len(s.Tags) > 0 {
+		fmt.Fprintf(&b, "tags: %s\n", strings.Join(s.Tags, " "))
+	}
 	if s.SkipReason != "" {
 		fmt.Fprintf(&b, "skipped: %s\n", s.SkipReason)
 	}

@@ -24,6 +24,7 @@ var page = sync.OnceValue(func() *template.Template {
 		"levelClass":  levelClass,
 		"join":        strings.Join,
 		"short":       func(s string) string { return textclip.Clip(s, 12) },
+		"byteSize":    ByteSize,
 	}).Parse(pageSource))
 })
 

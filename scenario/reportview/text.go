@@ -91,6 +91,7 @@ func failures(w io.Writer, indent string, ops []scenario.OperationReport, serr *
 		for _, m := range op.Evidence {
 			fmt.Fprintf(w, "%s  evidence %s: %s\n", indent, terminalSafe(m.Kind), terminalSafe(filepath.Join(artifactsDir, filepath.FromSlash(m.Path))))
 		}
+		WriteNetworkLines(w, indent+"  ", artifactsDir, op.Evidence)
 		for _, u := range op.EvidenceUnavailable {
 			fmt.Fprintf(w, "%s  %s not kept: %s\n", indent, terminalSafe(u.Part), terminalSafe(string(u.Code)))
 		}
