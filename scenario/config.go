@@ -32,6 +32,8 @@ type Config struct {
 	// Retries and Jobs are `run`'s --retries and --jobs when those are not given.
 	Retries *int `json:"retries,omitempty"`
 	Jobs    *int `json:"jobs,omitempty"`
+	// Trace is `run`'s --trace when it is not given (off, on, on-failure, retain-on-failure).
+	Trace string `json:"trace,omitempty"`
 }
 
 // RunConfig is a loaded, checked config file.
@@ -116,6 +118,11 @@ func loadConfig(path string) (*Config, error) {
 	}
 	if j := c.Jobs; j != nil && (*j < 1 || *j > budgets.RunJobs) {
 		return nil, fail("jobs", fmt.Sprintf("expected 1 to %d", budgets.RunJobs))
+	}
+	if c.Trace != "" {
+		if _, err := ParseTraceMode(c.Trace); err != nil {
+			return nil, fail("trace", "expected off, on, on-failure or retain-on-failure")
+		}
 	}
 	if fx := c.Fixture; fx != nil && fx.Server != nil && fx.Server.Start != nil {
 		start := *fx.Server.Start

@@ -21,7 +21,7 @@ func runCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:  "run",
 		Usage: "run scenario files; write DIR/report.json, DIR/junit.xml, DIR/report.html (exit 0 passed or flaky, 1 failed or error, 2 invalid input, 130 interrupted)",
-		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--retries N] [--open-ahead=false] [--config FILE] [--base-url URL [--readiness-url URL]]\n" +
+		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--fail-fast] [--retries N] [--trace MODE] [--open-ahead=false] [--config FILE] [--base-url URL [--readiness-url URL]]\n" +
 			"                [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]\n" +
 			"                [--browser PATH | --cdp-url URL] [--headed] [--artifacts-mode private|group] [--json] FILE|DIR...",
 		Flags: append(append(browserFlags(),
@@ -29,6 +29,7 @@ func runCommand(st *state) *cli.Command {
 			&cli.IntFlag{Name: "jobs", Value: goruntime.NumCPU(), Usage: "scenarios run in parallel, each in its own browser context; files naming the same managed server share one instance for the run, files naming different servers on one address take turns"},
 			&cli.StringFlag{Name: "shard", Usage: "run only share `i/n` of the files (deterministic: every i-th of the sorted list), for CI matrix jobs"},
 			&cli.StringFlag{Name: "grep", Usage: "run only scenarios whose id matches `RE` (Go regexp)"},
+			&cli.StringFlag{Name: "trace", Value: string(scenario.TraceOnFailure), Usage: "keep a step trace (a redacted screenshot, outline, console and network after each operation) for: `MODE` off, on (every scenario), on-failure (a scenario whose final result failed) or retain-on-failure (every failed attempt)"},
 			&cli.BoolFlag{Name: "fail-fast", Usage: "start no scenario after one failed (those are reported skipped)"},
 			&cli.BoolFlag{Name: "open-ahead", Value: true, Usage: "open the next scenario's browser session while scenarios run (--open-ahead=false: each scenario opens its own when it starts)"},
 			&cli.IntFlag{Name: "retries", Usage: "run a scenario that failed or errored again from the start, in a fresh browser context, up to `N` more times (at most " +
@@ -103,6 +104,10 @@ func runCommand(st *state) *cli.Command {
 				}
 				loaded = nil
 			}
+			rs := settingsOf(c, cfg)
+			if rs.trace, err = scenario.ParseTraceMode(rs.traceFlag); err != nil {
+				return usageError("--trace: %v", err)
+			}
 			out := c.String("out")
 			if err := prepareOutDir(out, mode); err != nil {
 				if c.Bool("json") {
@@ -113,7 +118,7 @@ func runCommand(st *state) *cli.Command {
 			if len(loaded) == 0 && !c.Bool("json") {
 				fmt.Fprintf(st.stdout, "shard %d/%d has no scenario files\n", sh.Index, sh.Total)
 			}
-			return runScenarios(c, st, loaded, out, mode, settingsOf(c, cfg))
+			return runScenarios(c, st, loaded, out, mode, rs)
 		},
 	}
 }
@@ -123,10 +128,15 @@ func runCommand(st *state) *cli.Command {
 type runSettings struct {
 	jobs, retries int
 	config        string
+	traceFlag     string             // --trace, or the config's trace when not given
+	trace         scenario.TraceMode // traceFlag, checked
 }
 
 func settingsOf(c *cli.Context, cfg *scenario.RunConfig) runSettings {
-	s := runSettings{jobs: c.Int("jobs"), retries: c.Int("retries"), config: configPath(cfg)}
+	s := runSettings{jobs: c.Int("jobs"), retries: c.Int("retries"), config: configPath(cfg), traceFlag: c.String("trace")}
+	if cfg != nil && cfg.Trace != "" && !c.IsSet("trace") {
+		s.traceFlag = cfg.Trace
+	}
 	if cfg != nil && cfg.Jobs != nil && !c.IsSet("jobs") {
 		s.jobs = *cfg.Jobs
 	}
@@ -139,7 +149,7 @@ func settingsOf(c *cli.Context, cfg *scenario.RunConfig) runSettings {
 func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out string, mode artifacts.Mode, rs runSettings) error {
 	ro := newRunOutput(st, mode)
 	defer ro.flush()
-	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: rs.jobs, FailFast: c.Bool("fail-fast"), Retries: rs.retries, SerialOpen: !c.Bool("open-ahead"),
+	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: rs.jobs, FailFast: c.Bool("fail-fast"), Retries: rs.retries, Trace: rs.trace, SerialOpen: !c.Bool("open-ahead"),
 		Emit: func(sr scenario.ScenarioReport) {
 			if !c.Bool("json") {
 				printScenario(ro.st, sr, filepath.Join(out, "artifacts"))
