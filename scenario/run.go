@@ -58,7 +58,7 @@ type runState struct {
 	env   Env
 	start time.Time
 	rep   *ScenarioReport
-	logs  []*outputLog // hook and server output, in the order the sources started
+	logs  []*outputLog   // hook and server output, in the order the sources started
 	trace *traceRecorder // the step trace being recorded (nil: none)
 }
 
