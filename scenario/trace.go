@@ -84,7 +84,8 @@ type recordedStep struct {
 // parts; a passed one is captured now.
 func (s *runState) traceStep(ctx context.Context, rt Session, i int, started time.Time) {
 	tr := s.trace
-	if tr == nil {
+	c, ok := rt.(traceCapturer)
+	if tr == nil || !ok {
 		return
 	}
 	or := &s.rep.Operations[i]
@@ -99,10 +100,6 @@ func (s *runState) traceStep(ctx context.Context, rt Session, i int, started tim
 			rs.step.ScreenshotUnavailable = "no failure evidence was captured"
 		}
 		tr.steps = append(tr.steps, rs)
-		return
-	}
-	c, ok := rt.(traceCapturer)
-	if !ok {
 		return
 	}
 	tc, err := c.CaptureTrace(ctx, "", or.Op)

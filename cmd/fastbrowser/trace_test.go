@@ -177,3 +177,51 @@ func TestTraceModes(t *testing.T) {
 		t.Errorf("--trace sometimes: exit %d\n%s", res.code, res.stderr)
 	}
 }
+
+// TestTraceRetries: with --retries 1, retain-on-failure keeps the trace of a flaky
+// scenario's failed first attempt (and not of the attempt that passed); on-failure keeps
+// nothing of it (its final result passed), and of an always-failing scenario only the last
+// attempt's trace.
+func TestTraceRetries(t *testing.T) {
+	run := func(mode, want string) (scenario.ScenarioReport, []string) {
+		t.Helper()
+		dir := t.TempDir()
+		warm := filepath.Join(dir, "warm")
+		f := retryScenario(t, dir, "warms-up", retrySite(t, warm), warm, want)
+		out := filepath.Join(dir, "out")
+		res := runCLI(t, nil, "run", "--retries", "1", "--trace", mode, "--out", out, f)
+		if res.code != 0 && res.code != 1 {
+			t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
+		}
+		var names []string
+		for _, d := range traceDirs(t, out) {
+			names = append(names, filepath.Base(d))
+		}
+		return readReport(t, filepath.Join(out, "report.json")).Scenarios[0], names
+	}
+
+	sr, dirs := run("retain-on-failure", "Ready")
+	if sr.Status != "flaky" || len(sr.Attempts) != 2 {
+		t.Fatalf("status %s, %d attempts", sr.Status, len(sr.Attempts))
+	}
+	first := sr.Attempts[0].Trace
+	if len(first) != 2 || first[1].Status != "failed" || !first[1].FromEvidence || sr.Attempts[1].Trace != nil || sr.Trace != nil {
+		t.Errorf("retain-on-failure: first attempt's trace %+v, second's %+v, scenario's %+v", first, sr.Attempts[1].Trace, sr.Trace)
+	}
+	if len(dirs) != 1 || strings.Contains(dirs[0], "attempt") {
+		t.Errorf("retain-on-failure: trace directories %v, want the first attempt's", dirs)
+	}
+
+	sr, dirs = run("on-failure", "Ready")
+	if sr.Status != "flaky" || sr.Attempts[0].Trace != nil || sr.Trace != nil || len(dirs) != 0 {
+		t.Errorf("on-failure kept a trace of a flaky scenario: %+v, dirs %v", sr.Attempts[0].Trace, dirs)
+	}
+
+	sr, dirs = run("on-failure", "Never")
+	if sr.Status != "failed" || sr.Attempts[0].Trace != nil || len(sr.Trace) != 2 || len(sr.Attempts[1].Trace) != 2 {
+		t.Errorf("on-failure, always failing: first attempt %+v, scenario %+v", sr.Attempts[0].Trace, sr.Trace)
+	}
+	if len(dirs) != 1 || !strings.HasSuffix(dirs[0], ".attempt-2.trace") {
+		t.Errorf("on-failure, always failing: trace directories %v, want the last attempt's", dirs)
+	}
+}
