@@ -51,7 +51,9 @@ func TestTraceKept(t *testing.T) {
 // that still fit are kept.
 func TestTraceBudget(t *testing.T) {
 	tr := &traceRecorder{left: 100}
-	part := func(kind string, n int) runtime.TracePart { return runtime.TracePart{Kind: kind, Data: make([]byte, n)} }
+	part := func(kind string, n int) runtime.TracePart {
+		return runtime.TracePart{Kind: kind, Data: make([]byte, n)}
+	}
 	kept, miss := tr.fit([]runtime.TracePart{part("console", 30), part("screenshot", 80), part("outline", 60)}, nil)
 	if len(kept) != 2 || kept[0].Kind != "console" || kept[1].Kind != "outline" || tr.left != 10 {
 		t.Fatalf("kept %+v, left %d", kept, tr.left)
