@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -123,6 +125,20 @@ func TestTraceOnFailureByDefault(t *testing.T) {
 		}
 	}
 	sweepForSecret(t, leakSecret, out, map[string][]byte{"stdout": []byte(res.stdout), "stderr": []byte(res.stderr)})
+
+	// Opened in Chromium from a server of the out directory, the page asks for nothing but
+	// itself and files of its artifacts directory, each of which exists.
+	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
+	defer srv.Close()
+	got, requested := loadInChromium(t, srv.URL+"/report.html")
+	if !strings.Contains(got.Text, "#3 assert") || !strings.Contains(got.Text, "started +") {
+		t.Errorf("the page does not show the trace:\n%s", got.Text)
+	}
+	for _, u := range requested {
+		if u != srv.URL+"/report.html" && !strings.HasPrefix(u, "data:") && !strings.HasPrefix(u, srv.URL+"/artifacts/") {
+			t.Errorf("the page requested %s", u)
+		}
+	}
 }
 
 // TestTraceModes: under the default on-failure a passing scenario keeps nothing (no trace on
