@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"time"
@@ -72,7 +73,18 @@ type traceCapturer interface {
 type traceRecorder struct {
 	left  int64 // bytes of the trace budget still free
 	steps []recordedStep
+	// held are the parts held so far, by kind and content: a part equal to one held already
+	// (a picture after an assertion that changed nothing, an empty console summary) costs no
+	// budget, and a kept trace writes it once, every step naming the same file.
+	held map[partKey]bool
 }
+
+type partKey struct {
+	kind string
+	sum  [sha256.Size]byte
+}
+
+func keyOf(p runtime.TracePart) partKey { return partKey{p.Kind, sha256.Sum256(p.Data)} }
 
 type recordedStep struct {
 	step  TraceStep
@@ -120,12 +132,21 @@ func (s *runState) traceStep(ctx context.Context, rt Session, i int, started tim
 func (tr *traceRecorder) fit(parts []runtime.TracePart, miss []transport.UnavailablePart) ([]runtime.TracePart, []transport.UnavailablePart) {
 	var kept []runtime.TracePart
 	for _, p := range parts {
+		k := keyOf(p)
+		if tr.held[k] {
+			kept = append(kept, p)
+			continue
+		}
 		if n := int64(len(p.Data)); n > tr.left {
 			miss = append(miss, transport.UnavailablePart{Part: p.Kind, Code: transport.CodeArtifactTooLarge,
 				Message: fmt.Sprintf("over the trace budget (%d MiB per scenario attempt): not kept", budgets.TraceBytes>>20)})
 			continue
 		}
 		tr.left -= int64(len(p.Data))
+		if tr.held == nil {
+			tr.held = map[partKey]bool{}
+		}
+		tr.held[k] = true
 		kept = append(kept, p)
 	}
 	return kept, miss
@@ -181,13 +202,20 @@ func (s *runState) finishTrace(ctxEnded bool) {
 	}
 	dir := s.env.RunID + ".trace"
 	steps := make([]TraceStep, 0, len(tr.steps))
+	written := map[partKey]artifacts.Meta{} // a part equal to one written is not written again
 	for _, rs := range tr.steps {
 		st := rs.step
 		for _, p := range rs.parts {
-			meta, err := s.env.Store.Put(dir, s.l.ID, p.Kind, p.Data, p.Truncated)
-			if err != nil {
-				st.unavailable([]transport.UnavailablePart{{Part: p.Kind, Code: storeFailureCode(err), Message: "could not be written to the artifact store: " + artifacts.Cause(err)}})
-				continue
+			k := keyOf(p)
+			meta, ok := written[k]
+			if !ok {
+				var err error
+				meta, err = s.env.Store.Put(dir, s.l.ID, p.Kind, p.Data, p.Truncated)
+				if err != nil {
+					st.unavailable([]transport.UnavailablePart{{Part: p.Kind, Code: storeFailureCode(err), Message: "could not be written to the artifact store: " + artifacts.Cause(err)}})
+					continue
+				}
+				written[k] = meta
 			}
 			st.setPart(meta)
 		}

@@ -68,3 +68,20 @@ func TestTraceBudget(t *testing.T) {
 		t.Errorf("a later step kept %+v, missed %+v, left %d", kept, miss, tr.left)
 	}
 }
+
+// TestTraceBudgetSharesEqualParts: a part equal to one held already (the same picture after
+// an assertion that changed nothing) costs no budget.
+func TestTraceBudgetSharesEqualParts(t *testing.T) {
+	tr := &traceRecorder{left: 100}
+	shot := runtime.TracePart{Kind: "screenshot", Data: []byte("the same picture, 31 bytes long")}
+	for i := range 5 {
+		kept, miss := tr.fit([]runtime.TracePart{shot}, nil)
+		if len(kept) != 1 || len(miss) != 0 || tr.left != 100-31 {
+			t.Fatalf("step %d: kept %d, missed %+v, left %d", i, len(kept), miss, tr.left)
+		}
+	}
+	other := runtime.TracePart{Kind: "outline", Data: shot.Data} // another kind is another part
+	if kept, _ := tr.fit([]runtime.TracePart{other}, nil); len(kept) != 1 || tr.left != 100-62 {
+		t.Errorf("another kind with the same bytes: kept %d, left %d", len(kept), tr.left)
+	}
+}
