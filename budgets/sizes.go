@@ -62,6 +62,11 @@ const (
 	CDPMessageBytes = 1 << 20
 )
 
+// TraceBytes bounds one scenario attempt's step trace (`run --trace`): the screenshots and
+// diagnostics its steps keep, held in memory until the scenario ends. A part that does not
+// fit in what is left is not kept, and its step says so.
+const TraceBytes = 20 << 20
+
 // Files read back: anything larger is not one fastbrowser wrote, and is refused unread.
 const (
 	ReportBytes = 64 << 20 // a report.json (`fastbrowser report`, `replay`)

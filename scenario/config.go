@@ -38,6 +38,8 @@ type Config struct {
 	Jobs    *int `json:"jobs,omitempty"`
 	// Projects run the suite once per entry (project.go; `run --project` picks some).
 	Projects []Project `json:"projects,omitempty"`
+	// Trace is `run`'s --trace when it is not given (off, on, on-failure, retain-on-failure).
+	Trace string `json:"trace,omitempty"`
 }
 
 // RunConfig is a loaded, checked config file.
@@ -128,6 +130,11 @@ func loadConfig(path string) (*Config, error) {
 	}
 	if err := checkProjects(c.Projects); err != nil {
 		return nil, err
+	}
+	if c.Trace != "" {
+		if _, err := ParseTraceMode(c.Trace); err != nil {
+			return nil, fail("trace", "expected off, on, on-failure or retain-on-failure")
+		}
 	}
 	if fx := c.Fixture; fx != nil && fx.Server != nil && fx.Server.Start != nil {
 		start := *fx.Server.Start

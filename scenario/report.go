@@ -88,6 +88,9 @@ type ScenarioReport struct {
 	// --retries`); the fields above are then those of the last attempt, except Status
 	// (flaky when it passed) and DurationMs (all attempts together).
 	Attempts []Attempt `json:"attempts,omitempty"`
+	// Trace is the step trace kept for the scenario's last attempt (`run --trace`; absent
+	// when none was kept): one step per operation that ran, in order (trace.go).
+	Trace []TraceStep `json:"trace,omitempty"`
 }
 
 // Title is how the scenario is named in the console, JUnit and report.html: "project › id"
@@ -114,6 +117,8 @@ type Attempt struct {
 	Operation   *OperationReport          `json:"operation,omitempty"`
 	Error       *transport.OperationError `json:"error,omitempty"`
 	Diagnostics []artifacts.Meta          `json:"diagnostics,omitempty"`
+	// Trace is the attempt's step trace, when it was kept (see ScenarioReport.Trace).
+	Trace []TraceStep `json:"trace,omitempty"`
 }
 
 // Event is one step of the scenario's lifecycle (hooks, server, runtime) in order.

@@ -41,7 +41,7 @@ func retryable(status string) bool { return status == StatusFailed || status == 
 
 // attemptOf keeps what one attempt's report says about its outcome.
 func attemptOf(k int, sr *ScenarioReport) Attempt {
-	a := Attempt{Attempt: k, Status: sr.Status, DurationMs: sr.DurationMs, SessionOpenedAheadMs: sr.SessionOpenedAheadMs, Events: sr.Events, Error: sr.Error, Diagnostics: sr.Diagnostics}
+	a := Attempt{Attempt: k, Status: sr.Status, DurationMs: sr.DurationMs, SessionOpenedAheadMs: sr.SessionOpenedAheadMs, Events: sr.Events, Error: sr.Error, Diagnostics: sr.Diagnostics, Trace: sr.Trace}
 	for i := range sr.Operations {
 		if sr.Operations[i].Status == StatusFailed {
 			op := sr.Operations[i]

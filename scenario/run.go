@@ -43,6 +43,10 @@ type Env struct {
 	// own to stop. A Suite starts the next scenario then, while this one's session closes
 	// (its report still waits for the close and says how it went).
 	OperationsEnded func()
+	// Trace is the run's --trace ("": off). FinalAttempt says no retry follows this
+	// attempt whatever its outcome (TraceOnFailure keeps only a final result's trace).
+	Trace        TraceMode
+	FinalAttempt bool
 	// shared, set by a Suite, is the run's instance of the scenario's managed server: the
 	// scenario uses it instead of starting its own, and never stops it (its last user does).
 	shared *sharedServer
@@ -54,7 +58,8 @@ type runState struct {
 	env   Env
 	start time.Time
 	rep   *ScenarioReport
-	logs  []*outputLog // hook and server output, in the order the sources started
+	logs  []*outputLog   // hook and server output, in the order the sources started
+	trace *traceRecorder // the step trace being recorded (nil: none)
 }
 
 func (s *runState) event(kind, name, status string) {
@@ -102,6 +107,9 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 			Enforcement: []string{"browser"}}}
 	for i := range l.Operations {
 		s.rep.Operations = append(s.rep.Operations, newOperationReport(i, &l.Operations[i]))
+	}
+	if env.Trace != "" && env.Trace != TraceOff {
+		s.trace = &traceRecorder{left: budgets.TraceBytes}
 	}
 	var ms int64
 	if l.Budgets != nil {
@@ -167,6 +175,7 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 	if s.rep.Status == StatusFailed && interrupted {
 		s.rep.Status = StatusInterrupted
 	}
+	s.finishTrace(ctx.Err() != nil)
 	s.rep.DurationMs = time.Since(s.start).Milliseconds()
 	return *s.rep
 }
@@ -280,6 +289,7 @@ func (s *runState) operations(ctx context.Context, rt Session) error {
 		if err != nil {
 			or.failed(op.Op, err)
 			or.CodeFrame = op.written.codeFrame()
+			s.traceStep(ctx, rt, i, started)
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				// The scenario budget ended the operation: that is the scenario's error
 				// (status error, as for any budget end), the operation's failure its cause.
@@ -299,6 +309,7 @@ func (s *runState) operations(ctx context.Context, rt Session) error {
 		if nr, ok := res.(*transport.NavigateResult); ok { // navigate and reload
 			or.HTTPStatus = nr.Status
 		}
+		s.traceStep(ctx, rt, i, started)
 	}
 	s.softFailed(soft)
 	return nil

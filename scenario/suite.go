@@ -33,6 +33,9 @@ type SuiteOptions struct {
 	// server, a fresh browser session), up to Retries more times (0 to budgets.RunRetries);
 	// passing on a retry is StatusFlaky. Run only: RunOne (replay) runs once.
 	Retries int
+	// Trace is which scenarios keep a step trace ("": TraceOff; `run` defaults to
+	// TraceOnFailure): trace.go.
+	Trace TraceMode
 	// Session is what every scenario's session starts from: the browser (Executable and
 	// Headed launch one for the run, CDPURL attaches to one), the worker (WorkerPath,
 	// WorkerArgs), Log and LookupEnv. The suite sets the rest per scenario. Log and
@@ -179,7 +182,9 @@ func (s *Suite) Run(ctx context.Context) *Report {
 // called.
 func (s *Suite) RunOne(ctx context.Context, l *Loaded) *Report {
 	defer s.servers.stopAll()
-	return s.finish(ctx, []ScenarioReport{Run(ctx, l, s.env(l))})
+	env := s.env(l)
+	env.FinalAttempt = true // RunOne never retries
+	return s.finish(ctx, []ScenarioReport{Run(ctx, l, env)})
 }
 
 // Servers is how the run schedules its managed servers (shared, or taking turns).

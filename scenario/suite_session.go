@@ -35,6 +35,9 @@ func (s *Suite) attemptEnv(l *Loaded, k int, ahead *aheadSession) Env {
 		Store:  store, // nil when it cannot be opened: logs are then only drained
 		RunID:  runDir,
 		Scrub:  s.opts.Secrets.ScrubBytes,
+		Trace:  s.opts.Trace,
+		// No retry follows the last one allowed (runAttempts).
+		FinalAttempt: k > s.opts.Retries,
 		Open: func(ctx context.Context, spec SessionSpec) (Session, error) {
 			if storeErr != nil {
 				return nil, transport.NewError("", transport.PhaseDispatch, transport.CodeInternal, transport.RetryNever, transport.NotAttempted,

@@ -22,7 +22,7 @@ func runCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:  "run",
 		Usage: "run scenario files; write DIR/report.json, DIR/junit.xml, DIR/report.html (exit 0 passed or flaky, 1 failed or error, 2 invalid input, 130 interrupted)",
-		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--grep-invert RE] [--fail-fast] [--retries N] [--open-ahead=false] [--server-log on-failure|always|never] [--config FILE] [--project NAME]... [--var NAME=VALUE]... [--base-url URL [--readiness-url URL]]\n" +
+		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--grep-invert RE] [--fail-fast] [--retries N] [--trace MODE] [--open-ahead=false] [--server-log on-failure|always|never] [--config FILE] [--project NAME]... [--var NAME=VALUE]... [--base-url URL [--readiness-url URL]]\n" +
 			"                [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]\n" +
 			"                [--browser PATH | --cdp-url URL] [--headed] [--artifacts-mode private|group] [--json] FILE|DIR...",
 		Flags: append(append(browserFlags(),
@@ -31,6 +31,7 @@ func runCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "shard", Usage: "run only share `i/n` of the files (deterministic: every i-th of the sorted list), for CI matrix jobs"},
 			&cli.StringFlag{Name: "grep", Usage: "run only scenarios whose id, description or tags match `RE` (Go regexp, case-insensitive)"},
 			&cli.StringFlag{Name: "grep-invert", Usage: "skip scenarios whose id, description or tags match `RE` (Go regexp, case-insensitive)"},
+			&cli.StringFlag{Name: "trace", Value: string(scenario.TraceOnFailure), Usage: "keep a step trace (a redacted screenshot, outline, console and network after each operation) for: `MODE` off, on (every scenario), on-failure (a scenario whose final result failed) or retain-on-failure (every failed attempt)"},
 			&cli.BoolFlag{Name: "fail-fast", Usage: "start no scenario after one failed (those are reported skipped)"},
 			&cli.BoolFlag{Name: "open-ahead", Value: true, Usage: "open the next scenario's browser session while scenarios run (--open-ahead=false: each scenario opens its own when it starts)"},
 			&cli.IntFlag{Name: "retries", Usage: "run a scenario that failed or errored again from the start, in a fresh browser context, up to `N` more times (at most " +
@@ -112,6 +113,10 @@ func runCommand(st *state) *cli.Command {
 				}
 				loaded = nil
 			}
+			rs := settingsOf(c, cfg)
+			if rs.trace, err = scenario.ParseTraceMode(rs.traceFlag); err != nil {
+				return usageError("--trace: %v", err)
+			}
 			out := c.String("out")
 			if err := prepareOutDir(out, mode); err != nil {
 				if c.Bool("json") {
@@ -122,7 +127,7 @@ func runCommand(st *state) *cli.Command {
 			if len(loaded) == 0 && !c.Bool("json") {
 				fmt.Fprintf(st.stdout, "shard %d/%d has no scenario files\n", sh.Index, sh.Total)
 			}
-			return runScenarios(c, st, loaded, out, mode, settingsOf(c, cfg))
+			return runScenarios(c, st, loaded, out, mode, rs)
 		},
 	}
 }
@@ -132,10 +137,15 @@ func runCommand(st *state) *cli.Command {
 type runSettings struct {
 	jobs, retries int
 	config        string
+	traceFlag     string             // --trace, or the config's trace when not given
+	trace         scenario.TraceMode // traceFlag, checked
 }
 
 func settingsOf(c *cli.Context, cfg *scenario.RunConfig) runSettings {
-	s := runSettings{jobs: c.Int("jobs"), retries: c.Int("retries"), config: configPath(cfg)}
+	s := runSettings{jobs: c.Int("jobs"), retries: c.Int("retries"), config: configPath(cfg), traceFlag: c.String("trace")}
+	if cfg != nil && cfg.Trace != "" && !c.IsSet("trace") {
+		s.traceFlag = cfg.Trace
+	}
 	if cfg != nil && cfg.Jobs != nil && !c.IsSet("jobs") {
 		s.jobs = *cfg.Jobs
 	}
@@ -153,7 +163,7 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 	if !c.Bool("json") { // --json's stdout is the summary alone
 		outputLog = logs.outputLog(ro.st.stdout)
 	}
-	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: rs.jobs, FailFast: c.Bool("fail-fast"), Retries: rs.retries, SerialOpen: !c.Bool("open-ahead"),
+	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: rs.jobs, FailFast: c.Bool("fail-fast"), Retries: rs.retries, Trace: rs.trace, SerialOpen: !c.Bool("open-ahead"),
 		OutputLog: outputLog,
 		Emit: func(sr scenario.ScenarioReport) {
 			if !c.Bool("json") {

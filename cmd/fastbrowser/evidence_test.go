@@ -192,7 +192,8 @@ func TestRunScreenshotOperation(t *testing.T) {
     {"id": "modal", "op": "screenshot", "request": {"tab": {"source": "initial", "target": "selected"}}}
   ]}`, site.URL, site.URL+"/health"))
 	out := filepath.Join(dir, "out")
-	res := runCLI(t, nil, "run", "--out", out, f)
+	// --trace off: the PNGs counted are the screenshot operation's (a step trace keeps its own).
+	res := runCLI(t, nil, "run", "--trace", "off", "--out", out, f)
 	if res.code != 1 {
 		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}

@@ -319,7 +319,9 @@ func TestRunReportHTMLInChromium(t *testing.T) {
     {"id": "wrong-title", "op": "assert", "request": {"kind": "title", "value": "Dashboard", "wait": "none"}}
   ]}`, site.URL, site.URL+"/health"))
 	out := filepath.Join(dir, "out")
-	if res := runCLI(t, nil, "run", "--out", out, f); res.code != 1 {
+	// --trace off: this is the failure evidence, embedded; a step trace's pictures are files
+	// beside the page (TestTraceOnFailureByDefault).
+	if res := runCLI(t, nil, "run", "--trace", "off", "--out", out, f); res.code != 1 {
 		t.Fatalf("run exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 	htmlPath := filepath.Join(out, "report.html")

@@ -41,7 +41,7 @@ func TestHTMLEscapesReportText(t *testing.T) {
 		t.Fatal("the dialog is missing or not escaped")
 	}
 	for _, want := range []string{
-		`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">`,
+		`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'">`,
 		`<link rel="icon" href="data:,">`,
 	} {
 		if !strings.Contains(out, want) {

@@ -44,6 +44,7 @@ func Text(w io.Writer, rep *scenario.Report, artifactsDir string) {
 		}
 		if len(s.Attempts) == 0 {
 			failures(w, "      ", s.Operations, s.Error, artifactsDir)
+			traceLine(w, "      ", s.Trace, artifactsDir)
 			if ShowsLogs(s.Status) {
 				WriteLogTails(w, "      ", artifactsDir, s.Diagnostics)
 			}
@@ -57,6 +58,7 @@ func Text(w io.Writer, rep *scenario.Report, artifactsDir string) {
 				ops = []scenario.OperationReport{*a.Operation}
 			}
 			failures(w, "        ", ops, a.Error, artifactsDir)
+			traceLine(w, "        ", a.Trace, artifactsDir)
 		}
 		if ShowsLogs(s.Status) {
 			WriteLogTails(w, "      ", artifactsDir, s.Diagnostics)
@@ -126,4 +128,26 @@ func OpName(op scenario.OperationReport) string {
 		return op.Op + " (soft)"
 	}
 	return op.Op
+}
+
+// traceLine says a kept step trace is there: its steps, how many kept a picture, and the
+// directory of the first picture (a trace's files share one).
+func traceLine(w io.Writer, indent string, steps []scenario.TraceStep, artifactsDir string) {
+	if len(steps) == 0 {
+		return
+	}
+	pictures, where := 0, ""
+	for _, st := range steps {
+		if st.Screenshot != nil {
+			pictures++
+			if where == "" && !st.FromEvidence {
+				where = filepath.Dir(filepath.Join(artifactsDir, filepath.FromSlash(st.Screenshot.Path)))
+			}
+		}
+	}
+	fmt.Fprintf(w, "%strace: %d steps, %d with a picture", indent, len(steps), pictures)
+	if where != "" {
+		fmt.Fprintf(w, " (%s; report.html shows them)", terminalSafe(where))
+	}
+	fmt.Fprintln(w)
 }

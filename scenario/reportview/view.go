@@ -1,6 +1,7 @@
 package reportview
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -44,6 +45,7 @@ type scenarioView struct {
 	Attempts    []attemptView // when the scenario ran more than once (run --retries)
 	Open        bool          // failed and flaky scenarios start expanded, passed ones collapsed
 	Logs        []logView     // hook and server output of a scenario that did not pass
+	Trace       *traceView    // the last attempt's step trace, when one was kept
 }
 
 // logView is the end of one hook's or server's log (already scrubbed when it was stored).
@@ -61,6 +63,7 @@ type attemptView struct {
 	Events   []scenario.Event
 	Op       *opView
 	Error    *errorView
+	Trace    *traceView // the attempt's step trace, when one was kept (not the last attempt's: the scenario shows that)
 }
 
 type opView struct {
@@ -123,7 +126,9 @@ type errorView struct {
 	Blocked       []transport.Blocked
 }
 
-func buildPage(rep *scenario.Report, artifactsDir string) pageView {
+// buildPage is the page's view of rep; artifactsDir is where the evidence files are read,
+// imgBase the same directory as the page reaches it (a relative URL path).
+func buildPage(rep *scenario.Report, artifactsDir, imgBase string) pageView {
 	c := rep.Count()
 	pv := pageView{Run: runView{
 		RunID: rep.RunID, Status: rep.Status, Duration: formatMs(rep.DurationMs),
@@ -133,7 +138,7 @@ func buildPage(rep *scenario.Report, artifactsDir string) pageView {
 	if !rep.StartedAt.IsZero() {
 		pv.Run.Started = rep.StartedAt.UTC().Format(time.RFC3339)
 	}
-	for _, s := range rep.Scenarios {
+	for si, s := range rep.Scenarios {
 		sv := scenarioView{
 			ID: s.Title(), Description: s.Description, SkipReason: s.SkipReason, File: s.File, SHA256: s.SHA256, Status: s.Status, Duration: formatMs(s.DurationMs),
 			Enforcement: s.Enforcement, Events: s.Events, Error: errorOf(s.Error),
@@ -151,11 +156,15 @@ func buildPage(rep *scenario.Report, artifactsDir string) pageView {
 				sv.Logs = append(sv.Logs, logView{Source: l.Source, Path: "artifacts/" + l.Meta.Path, Text: text, Cut: cut})
 			}
 		}
-		for _, a := range s.Attempts {
+		sv.Trace = traceOf(fmt.Sprintf("t%d", si), s.Trace, artifactsDir, imgBase)
+		for k, a := range s.Attempts {
 			av := attemptView{Attempt: a.Attempt, Status: a.Status, Duration: formatMs(a.DurationMs), Events: a.Events, Error: errorOf(a.Error)}
 			if a.Operation != nil {
 				ov := opViewOf(*a.Operation, artifactsDir)
 				av.Op = &ov
+			}
+			if k < len(s.Attempts)-1 {
+				av.Trace = traceOf(fmt.Sprintf("t%d-a%d", si, a.Attempt), a.Trace, artifactsDir, imgBase)
 			}
 			sv.Attempts = append(sv.Attempts, av)
 		}
