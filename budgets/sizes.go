@@ -23,6 +23,10 @@ const (
 	StepInstructionChars    = 500    // a scenario step's instruction (scenario parse)
 	AssertCountMax          = 10000  // the largest count a count assertion expects
 	AssertCellKeyChars      = 500    // a cell assertion's row key and column name
+	AssertListItems         = 1000   // the expected texts or values one list assertion (text's or values' values) gives
+	AssertNameChars         = 200    // an attribute assertion's attribute name
+	StorageKeyChars         = 1000   // a storage assertion's key
+	AssertJSONBytes         = 8000   // a storage assertion's jsonContains, as JSON
 )
 
 // Bounded copies.

@@ -238,7 +238,7 @@ func TestSchemaAndGoRejectInvalid(t *testing.T) {
 		{"status assertion out of range", doc(`{"op":"assert","request":{"kind":"status","value":"600"}}`)},
 		{"status assertion with a leading zero", doc(`{"op":"assert","request":{"kind":"status","value":"099"}}`)},
 		{"unknown page class", doc(`{"op":"assert","request":{"kind":"pageClass","value":"captcha"}}`)},
-		{"assert timeoutMs over the read ceiling", doc(`{"op":"assert","request":{"kind":"title","value":"x","timeoutMs":3001}}`)},
+		{"assert timeoutMs over the expect ceiling", doc(`{"op":"assert","request":{"kind":"title","value":"x","timeoutMs":120001}}`)},
 		{"assert not as a string", doc(`{"op":"assert","request":{"kind":"title","value":"x","not":"yes"}}`)},
 		{"value assertion without a target", doc(`{"op":"assert","request":{"kind":"value","value":"x"}}`)},
 		{"checked assertion of maybe", doc(`{"op":"assert","request":{"kind":"checked","value":"maybe","target":{"role":"checkbox","name":"A"}}}`)},
