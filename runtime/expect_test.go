@@ -108,4 +108,3 @@ func TestExpectVisibleWaits(t *testing.T) {
 	s.passes(transport.Assert{Kind: transport.AssertFocused, Target: labelled("Nickname")})
 	s.passes(transport.Assert{Kind: transport.AssertStorage, Storage: &transport.StorageKey{Area: transport.StorageSession, Key: "cart"}, ValueMatch: transport.Is("4 items")})
 }
-

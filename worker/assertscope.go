@@ -59,10 +59,10 @@ type scoped struct {
 	list      []string     // text's values form: every match's text, in order
 	absent    bool         // visible, hidden: no element matched (it is hidden)
 	text      string       // textContains: the element's or the cell's visible text
-	truncated bool   // text, or a field's value, was cut to its budget
-	value     string // value, checked ("true"/"false"), count (decimal)
-	label     string // value of a select: the chosen option's label, which also matches
-	what      string // what was looked at, for messages: `button "Save"`, `cell (row "alice", column "Role")`
+	truncated bool         // text, or a field's value, was cut to its budget
+	value     string       // value, checked ("true"/"false"), count (decimal)
+	label     string       // value of a select: the chosen option's label, which also matches
+	what      string       // what was looked at, for messages: `button "Save"`, `cell (row "alice", column "Role")`
 }
 
 // readScoped looks once at what r names.
