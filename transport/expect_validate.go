@@ -104,7 +104,7 @@ func checkStorage(r Assert) error {
 // compare text, and each kind's own form.
 func checkAssertValue(r Assert) error {
 	for i := range r.Values {
-		if err := checkValueMatch(r, "request.values["+strconv.Itoa(i)+"]", &r.Values[i], r.Kind == AssertText); err != nil {
+		if err := checkValueMatch(r, "request.values["+strconv.Itoa(i)+"]", &r.Values[i], true); err != nil {
 			return err
 		}
 	}
