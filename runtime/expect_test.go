@@ -262,7 +262,9 @@ func TestExpectValuesCountURLTitle(t *testing.T) {
 func TestExpectStorage(t *testing.T) {
 	t.Parallel()
 	s := openExpect(t)
-	local := func(k string) *transport.StorageKey { return &transport.StorageKey{Area: transport.StorageLocal, Key: k} }
+	local := func(k string) *transport.StorageKey {
+		return &transport.StorageKey{Area: transport.StorageLocal, Key: k}
+	}
 	s.passes(transport.Assert{Kind: transport.AssertStorage, Storage: local("theme")})
 	s.passes(transport.Assert{Kind: transport.AssertStorage, Storage: local("theme"), Value: "dark"})
 	s.passes(transport.Assert{Kind: transport.AssertStorage, Storage: local("prefs"), JSONContains: transport.JSONValue(`{"flags":{"beta":true},"tags":["c","a"]}`)})
