@@ -83,7 +83,10 @@ func TestExpectVisibleHidden(t *testing.T) {
 	s.passes(transport.Assert{Kind: transport.AssertHidden, Target: testID("shown"), Not: true})
 
 	oe := s.failsWith(transport.Assert{Kind: transport.AssertVisible, Target: testID("none"), TimeoutMs: 400},
-		"visible", "hidden (display:none)", `waiting for testId "none" to be visible`, "× hidden (display:none)")
+		"visible", "hidden (display:none)", `waiting for testId "none" to be visible`, "hidden (display:none)")
+	if len(oe.CallLog) != 2 {
+		t.Errorf("equal looks are not folded into one line: %q", oe.CallLog)
+	}
 	if !strings.Contains(oe.Message, "within the assertion's timeoutMs (400ms)") {
 		t.Errorf("message %q", oe.Message)
 	}
@@ -202,7 +205,7 @@ func TestExpectText(t *testing.T) {
 	s.passes(transport.Assert{Kind: transport.AssertText, Target: items, Values: []transport.ValueMatch{*transport.Is("feed the cat"), *transport.Is("buy milk")}, Not: true})
 	oe := s.failsWith(transport.Assert{Kind: transport.AssertText, Target: items, Values: []transport.ValueMatch{*transport.Is("feed the dog"), *transport.Is("buy milk"), *transport.Is("walk the dog")}, TimeoutMs: 300},
 		`["feed the dog","buy milk","walk the dog"]`, `["feed the cat","  buy milk  ","walk   the\n  dog"]`,
-		`waiting for listitem to have text ["feed the dog","buy milk","walk the dog"]`, `× text ["feed the cat"`)
+		`waiting for listitem to have text ["feed the dog","buy milk","walk the dog"]`, `text ["feed the cat"`)
 	var got []string
 	if err := json.Unmarshal([]byte(oe.Received), &got); err != nil || len(got) != 3 {
 		t.Errorf("received is not a JSON list of 3: %q", oe.Received)
@@ -231,7 +234,14 @@ func TestExpectValuesCountURLTitle(t *testing.T) {
 	s.passes(transport.Assert{Kind: transport.AssertCount, Target: &transport.Target{Text: transport.Match("disabled")}, Value: "2"})
 	s.passes(transport.Assert{Kind: transport.AssertCount, Target: &transport.Target{TestID: "shown"}, Value: "1"})
 	s.failsWith(transport.Assert{Kind: transport.AssertCount, Target: &transport.Target{TestID: "shown"}, Value: "2", Wait: once},
-		`"2"`, "1", `waiting for testId "shown" to have count 2`, "count 1")
+		"2", "1", `waiting for testId "shown" to have count 2`, "count 1")
+
+	// A target that never appears: element_not_found, with what was expected and the looks.
+	oe := s.fails(transport.Assert{Kind: transport.AssertEnabled, Target: testID("never"), TimeoutMs: 300}, transport.CodeElementNotFound)
+	if oe.Expected != "enabled" || oe.Received != "" || len(oe.CallLog) != 2 || oe.CallLog[0] != `waiting for testId "never" to be enabled` ||
+		!strings.HasSuffix(oe.CallLog[1], "element not found") {
+		t.Errorf("element_not_found details: expected %q received %q log %q", oe.Expected, oe.Received, oe.CallLog)
+	}
 
 	if _, err := transport.Dispatch(bg, s.rt, transport.Navigate{URL: s.base + "/expect#section-2"}); err != nil {
 		t.Fatal(err)
@@ -246,7 +256,7 @@ func TestExpectValuesCountURLTitle(t *testing.T) {
 		"/^Other/", "Expect", `waiting for page to have title /^Other/`, `title "Expect"`)
 	// value takes a regex too; a password field's value is still never read.
 	s.passes(transport.Assert{Kind: transport.AssertValue, Target: labelled("Serial"), ValueMatch: transport.Like(`^SN-\d+$`, "")})
-	oe := s.fails(transport.Assert{Kind: transport.AssertValue, Target: labelled("Secret"), ValueMatch: transport.Like(".", "")}, transport.CodeInvalidRequest)
+	oe = s.fails(transport.Assert{Kind: transport.AssertValue, Target: labelled("Secret"), ValueMatch: transport.Like(".", "")}, transport.CodeInvalidRequest)
 	if strings.Contains(oe.Message, "hunter2") || oe.Received != "" {
 		t.Errorf("a password's value leaked: %+v", oe)
 	}

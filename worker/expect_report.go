@@ -33,6 +33,10 @@ func expectedOf(r *transport.Assert) string {
 		}
 		b, _ := json.Marshal(items)
 		e = string(b)
+	case r.Kind == transport.AssertCount || r.Kind == transport.AssertStatus:
+		e = r.Value
+	case r.Kind == transport.AssertChecked:
+		e = map[string]string{"true": "checked", "false": "unchecked"}[r.Value]
 	case r.Kind == transport.AssertAttribute && r.ValueMatch == nil:
 		e = "attribute " + quote(r.Name) + " present"
 	case r.Kind == transport.AssertStorage && r.JSONContains != nil:
