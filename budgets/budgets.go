@@ -26,6 +26,7 @@ var (
 	request            = Budget{Name: "request", Default: 10 * time.Second, Ceiling: 120 * time.Second}
 	actionVerification = Budget{Name: "actionVerification", Default: 3 * time.Second, Ceiling: 3 * time.Second}
 	readWait           = Budget{Name: "readWait", Default: 3 * time.Second, Ceiling: 3 * time.Second}
+	expect             = Budget{Name: "expect", Default: 5 * time.Second, Ceiling: 120 * time.Second}
 	navigation         = Budget{Name: "navigation", Default: 10 * time.Second, Ceiling: 10 * time.Second}
 	popupWait          = Budget{Name: "popupWait", Default: 5 * time.Second, Ceiling: 5 * time.Second}
 	screenshot         = Budget{Name: "screenshot", Default: 10 * time.Second, Floor: 2 * time.Second, Ceiling: 60 * time.Second}
@@ -58,8 +59,13 @@ func Request() Budget { return request }
 // and then its wait for its effect.
 func ActionVerification() Budget { return actionVerification }
 
-// ReadWait bounds read and a bounded assert.
+// ReadWait bounds read.
 func ReadWait() Budget { return readWait }
+
+// Expect bounds a bounded assert's wait: its default is Playwright's expect timeout (5 s),
+// a request's timeoutMs may ask for up to the ceiling; the request or scenario budget still
+// bounds it from outside.
+func Expect() Budget { return expect }
 
 // Navigation bounds navigate and reload.
 func Navigation() Budget { return navigation }
@@ -98,7 +104,7 @@ func Download() Budget { return download }
 
 // All lists every budget, for documentation and for tests.
 func All() []Budget {
-	return []Budget{browserStartup, workerReady, request, actionVerification, readWait, navigation,
+	return []Budget{browserStartup, workerReady, request, actionVerification, readWait, expect, navigation,
 		popupWait, screenshot, observation, failureEvidence, scenarioRun, processStopGrace, fixtureReadiness, hook, cdpCall, download}
 }
 

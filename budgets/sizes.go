@@ -25,6 +25,10 @@ const (
 	AssertCellKeyChars      = 500    // a cell assertion's row key and column name
 	ScenarioTags            = 32     // tags one scenario file lists
 	ScenarioTagChars        = 64     // one tag
+	AssertListItems         = 1000   // the expected texts or values one list assertion (text's or values' values) gives
+	AssertNameChars         = 200    // an attribute assertion's attribute name
+	StorageKeyChars         = 1000   // a storage assertion's key
+	AssertJSONBytes         = 8000   // a storage assertion's jsonContains, as JSON
 )
 
 // Bounded copies.

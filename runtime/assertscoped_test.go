@@ -122,7 +122,7 @@ func TestAssertScopedKinds(t *testing.T) {
 
 	// value: a field's current value; a select's chosen label or value.
 	a.passes(transport.Assert{Kind: transport.AssertValue, Value: "alice@example.com", Target: role("textbox", "Email")})
-	a.passes(transport.Assert{Kind: transport.AssertValue, Value: "", Target: role("textbox", "Nickname")})
+	a.passes(transport.Assert{Kind: transport.AssertValue, ValueMatch: transport.Is(""), Target: role("textbox", "Nickname")})
 	a.passes(transport.Assert{Kind: transport.AssertValue, Value: "Professional", Target: role("combobox", "Plan")})
 	a.passes(transport.Assert{Kind: transport.AssertValue, Value: "pro", Target: role("combobox", "Plan")})
 	a.passes(transport.Assert{Kind: transport.AssertValue, Value: "bob@example.com", Target: role("textbox", "Email"), Not: true})
@@ -137,7 +137,7 @@ func TestAssertScopedKinds(t *testing.T) {
 	a.passes(transport.Assert{Kind: transport.AssertChecked, Value: "true", Target: role("switch", "Dark mode")})
 	a.passes(transport.Assert{Kind: transport.AssertChecked, Value: "true", Target: role("checkbox", "Newsletter"), Not: true})
 	a.fails(transport.Assert{Kind: transport.AssertChecked, Value: "true", Target: role("checkbox", "Newsletter")},
-		transport.CodeAssertionFailed, `checkbox "Newsletter" was not checked within the assertion budget (3s) (it is unchecked)`)
+		transport.CodeAssertionFailed, `checkbox "Newsletter" was not checked within the assertion budget (5s) (it is unchecked)`)
 	a.fails(transport.Assert{Kind: transport.AssertChecked, Value: "true", Target: role("textbox", "Email"), Wait: none},
 		transport.CodeElementNotActionable, `textbox "Email" is not a checkbox, radio or switch`)
 

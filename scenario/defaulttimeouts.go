@@ -5,11 +5,9 @@ import (
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// expectBudget is the budget expectTimeoutMs is checked against: an assert's bounded wait.
-//
-// TODO(lead): budgets.Expect (default 5 s, ceiling 120 s) replaces budgets.ReadWait here
-// when the assertion helper's change lands: swap this one line.
-var expectBudget = budgets.ReadWait
+// expectBudget is the budget expectTimeoutMs is checked against: an assert's bounded wait
+// (default 5 s as Playwright's expect timeout, ceiling 120 s).
+var expectBudget = budgets.Expect
 
 // actionBudget is the budget actionTimeoutMs is checked against: an operation's request
 // budget (Operation.TimeoutMs).

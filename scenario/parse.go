@@ -519,7 +519,11 @@ func resolveURL(raw string, base *url.URL, path string) (string, error) {
 // fixture's /form, and refuses an origin assertion's value that is not an http(s) origin.
 func resolveAssert(fr *fileRequest, base *url.URL, path string) error {
 	a, ok := fr.op.(*transport.Assert)
-	if !ok || a.Value == "" { // an empty value is the protocol's to refuse
+	if !ok {
+		return nil
+	}
+	a.Normalize()
+	if a.Value == "" { // an empty value (or a regex) is the protocol's to check
 		return nil
 	}
 	switch a.Kind {
@@ -528,7 +532,7 @@ func resolveAssert(fr *fileRequest, base *url.URL, path string) error {
 		if err != nil {
 			return err
 		}
-		a.Value = resolved
+		a.Value, a.ValueMatch = resolved, transport.Is(resolved)
 	case transport.AssertOrigin:
 		if _, err := policy.NormalizeOrigin(a.Value); err != nil {
 			return fail(path, "expected an exact http or https origin without credentials, path, query or fragment")

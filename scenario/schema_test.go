@@ -251,7 +251,17 @@ func TestSchemaAndGoRejectInvalid(t *testing.T) {
 		{"status assertion out of range", doc(`{"op":"assert","request":{"kind":"status","value":"600"}}`)},
 		{"status assertion with a leading zero", doc(`{"op":"assert","request":{"kind":"status","value":"099"}}`)},
 		{"unknown page class", doc(`{"op":"assert","request":{"kind":"pageClass","value":"captcha"}}`)},
-		{"assert timeoutMs over the read ceiling", doc(`{"op":"assert","request":{"kind":"title","value":"x","timeoutMs":3001}}`)},
+		{"assert visible with a value", doc(`{"op":"assert","request":{"kind":"visible","target":{"ref":"e1"},"value":"x"}}`)},
+		{"assert attribute without a name", doc(`{"op":"assert","request":{"kind":"attribute","target":{"ref":"e1"}}}`)},
+		{"assert status with a regex", doc(`{"op":"assert","request":{"kind":"status","value":{"regex":"^2"}}}`)},
+		{"assert values with a non-list kind", doc(`{"op":"assert","request":{"kind":"focused","target":{"ref":"e1"},"values":["a"]}}`)},
+		{"assert text with value and values", doc(`{"op":"assert","request":{"kind":"text","target":{"ref":"e1"},"value":"a","values":["a"]}}`)},
+		{"assert storage without storage", doc(`{"op":"assert","request":{"kind":"storage"}}`)},
+		{"assert storage in a cookie area", doc(`{"op":"assert","request":{"kind":"storage","storage":{"area":"cookie","key":"k"}}}`)},
+		{"assert storage with value and jsonContains", doc(`{"op":"assert","request":{"kind":"storage","storage":{"area":"local","key":"k"},"value":"v","jsonContains":1}}`)},
+		{"assert regex flag g", doc(`{"op":"assert","request":{"kind":"title","value":{"regex":"a","flags":"g"}}}`)},
+		{"assert ignoreCase on title", doc(`{"op":"assert","request":{"kind":"title","value":"a","ignoreCase":true}}`)},
+		{"assert timeoutMs over the expect ceiling", doc(`{"op":"assert","request":{"kind":"title","value":"x","timeoutMs":120001}}`)},
 		{"assert not as a string", doc(`{"op":"assert","request":{"kind":"title","value":"x","not":"yes"}}`)},
 		{"value assertion without a target", doc(`{"op":"assert","request":{"kind":"value","value":"x"}}`)},
 		{"checked assertion of maybe", doc(`{"op":"assert","request":{"kind":"checked","value":"maybe","target":{"role":"checkbox","name":"A"}}}`)},
@@ -539,6 +549,7 @@ func TestSchemaAndGoAcceptUnusualValid(t *testing.T) {
 			`{"op":"navigate","request":{"url":{"var":"URL"}}},{"op":"act","request":{"action":"type","target":{"role":"textbox","name":{"var":"FIELD"}},"text":{"var":"FIELD"}},"when":{"kind":"textContains","value":{"var":"FIELD"}}},` +
 			`{"op":"assert","request":{"kind":"textContains","value":{"var":"_n2"}}},{"op":"step","step":{"instruction":{"var":"FIELD"},"action":"click","postcondition":{"kind":"text","value":{"var":"FIELD"}}}}]}`},
 		{"scoped assertions", doc(`{"op":"assert","request":{"kind":"textContains","value":"x","target":{"role":"region","name":"A"}}},{"op":"assert","request":{"kind":"textContains","value":"x","cell":{"table":{"role":"table","name":"Users"},"row":"alice","column":"Role"}}},{"op":"assert","request":{"kind":"value","value":"","target":{"ref":"e3"},"not":true}},{"op":"assert","request":{"kind":"checked","value":"false","target":{"role":"checkbox","name":"A","exact":false}}},{"op":"assert","request":{"kind":"count","value":"0","target":{"role":"button","name":"Delete"},"wait":"none"}},{"op":"assert","request":{"kind":"count","value":"10000","target":{"role":"row","name":"x","exact":false}}}`)},
+		{"web-first assertions", doc(`{"op":"assert","request":{"kind":"visible","target":{"testId":"t"},"timeoutMs":30000}},{"op":"assert","request":{"kind":"hidden","target":{"text":"x"},"not":true,"value":null}},{"op":"assert","request":{"kind":"attribute","target":{"ref":"e1"},"name":"href","value":{"regex":"^/d","flags":"i"},"ignoreCase":true}},{"op":"assert","request":{"kind":"attribute","target":{"ref":"e1"},"name":"href"}},{"op":"assert","request":{"kind":"class","target":{"ref":"e1"},"value":""}},{"op":"assert","request":{"kind":"classContains","target":{"ref":"e1"},"value":"a b"}},{"op":"assert","request":{"kind":"text","target":{"ref":"e1"},"value":{"regex":"^buy milk$"},"useInnerText":true}},{"op":"assert","request":{"kind":"text","target":{"role":"listitem"},"values":["a",{"regex":"b","flags":"ms"}]}},{"op":"assert","request":{"kind":"values","target":{"label":"F"},"values":[]}},{"op":"assert","request":{"kind":"url","value":{"regex":"#a$"}}},{"op":"assert","request":{"kind":"storage","storage":{"area":"local","key":"k"},"jsonContains":{"a":[1]}}},{"op":"assert","request":{"kind":"storage","storage":{"area":"session","key":"k"},"value":""}}`)},
 		{"status, pageClass, not and timeoutMs", doc(`{"op":"assert","request":{"kind":"status","value":"200"}},{"op":"assert","request":{"kind":"pageClass","value":"http_error","not":true,"timeoutMs":500}},{"op":"assert","request":{"kind":"textContains","value":"Loading","not":true,"wait":"bounded","timeoutMs":3000}}`)},
 	}
 	for _, c := range cases {

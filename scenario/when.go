@@ -23,7 +23,7 @@ type When struct {
 
 // assertion is the read-only check the condition runs.
 func (w *When) assertion() transport.Assert {
-	return transport.Assert{Kind: w.Kind, Value: w.Value, Not: w.Not, Target: w.Target, Cell: w.Cell, Wait: transport.WaitNone}
+	return transport.Assert{Kind: w.Kind, Value: w.Value, ValueMatch: transport.Is(w.Value), Not: w.Not, Target: w.Target, Cell: w.Cell, Wait: transport.WaitNone}
 }
 
 // checkWhen validates a condition like the assertion it becomes (url values resolve like

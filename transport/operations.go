@@ -126,7 +126,7 @@ var table = []OpSpec{
 	{Name: OpObserve, New: newOp[Observe], Deadline: withinDefaultRequest, InFiles: true},
 	{Name: OpAct, New: newOp[Act], Mutates: true, Deadline: withinRequest, InFiles: true},
 	{Name: OpRead, New: newOp[Read], Deadline: within(budgets.ReadWait()), InFiles: true},
-	{Name: OpAssert, New: newOp[Assert], Deadline: within(budgets.ReadWait()), InFiles: true},
+	{Name: OpAssert, New: newOp[Assert], Deadline: assertDeadline, InFiles: true},
 	{Name: OpNavigate, New: newOp[Navigate], Mutates: true, Deadline: within(budgets.Navigation()), InFiles: true},
 	{Name: OpReload, New: newOp[Reload], Mutates: true, Deadline: within(budgets.Navigation()), InFiles: true},
 	{Name: OpGoBack, New: newOp[GoBack], Mutates: true, Deadline: within(budgets.Navigation()), InFiles: true},
@@ -301,16 +301,18 @@ const (
 	AssertPageClass     = "pageClass" // observe's page class, value "normal" | "login" | …
 	AssertValue         = "value"     // a form field's current value (target); never a password's or a secret's
 	AssertChecked       = "checked"   // a checkbox, radio or switch (target), value "true" | "false"
-	AssertCount         = "count"     // how many elements match target's role and name, value "3"
+	AssertCount         = "count"     // how many elements the target's locator matches, value "3"
 )
 
 // AssertKinds lists the assertion kinds, in documentation order.
 var AssertKinds = []string{AssertURL, AssertOrigin, AssertTitle, AssertTitleContains, AssertTextContains,
-	AssertStatus, AssertPageClass, AssertValue, AssertChecked, AssertCount}
+	AssertStatus, AssertPageClass, AssertValue, AssertChecked, AssertCount,
+	AssertVisible, AssertHidden, AssertEnabled, AssertDisabled, AssertEditable, AssertFocused,
+	AssertAttribute, AssertClass, AssertClassContains, AssertText, AssertValues, AssertStorage}
 
 // Wait modes for assert.
 const (
-	WaitBounded = "bounded" // poll within the read/assertion budget
+	WaitBounded = "bounded" // poll within the expect budget (or timeoutMs)
 	WaitNone    = "none"    // one read
 )
 
@@ -326,17 +328,35 @@ func (m *WaitMode) UnmarshalStrictJSON(raw []byte, path string) error {
 // Assert checks one read-only fact about a tab.
 type Assert struct {
 	op[Assert, AssertResult]
-	Tab   string   `json:"tab,omitempty" handle:"tab"`
-	Kind  string   `json:"kind" required:"true"`
-	Value string   `json:"value" required:"true"`
-	Wait  WaitMode `json:"wait,omitempty"`
+	Tab  string `json:"tab,omitempty" handle:"tab"`
+	Kind string `json:"kind" required:"true"`
+	// Value is the expected value's string form, for a Go caller; on the wire it is
+	// ValueMatch ("value": a string, or {"regex", "flags"} for text, url, title, attribute,
+	// class and value). Normalize makes the two agree.
+	Value      string      `json:"-"`
+	ValueMatch *ValueMatch `json:"value,omitempty"`
+	// Values is a list's expected texts (text: every match of the target, in order) or a
+	// multi-select's selected values (values), each a string or a regex. Not omitempty: []
+	// (no option selected) is a value, left out (null) is none.
+	Values []ValueMatch `json:"values"`
+	// Name is the attribute an attribute assertion reads.
+	Name string `json:"name,omitempty"`
+	// IgnoreCase compares case-insensitively (text, attribute, url), as Playwright's option.
+	IgnoreCase bool `json:"ignoreCase,omitempty"`
+	// UseInnerText reads text's element text as innerText rather than textContent.
+	UseInnerText bool `json:"useInnerText,omitempty"`
+	// Storage is the key a storage assertion reads; JSONContains, instead of value, is JSON
+	// the stored value (parsed as JSON) must contain.
+	Storage      *StorageKey `json:"storage,omitempty"`
+	JSONContains JSONValue   `json:"jsonContains,omitempty"`
+	Wait         WaitMode    `json:"wait,omitempty"`
 	// Not turns the assertion round: it holds while the fact does not (with wait
 	// "bounded", until the fact stops holding: a text that must disappear).
 	Not bool `json:"not,omitempty"`
-	// TimeoutMs bounds a bounded wait below the read budget (0: its 3 s; at most 3 s).
+	// TimeoutMs bounds a bounded wait (0: the expect budget's 5 s; at most its ceiling).
 	TimeoutMs int `json:"timeoutMs,omitempty"`
-	// Target is the element a kind looks at: textContains (its visible text), value,
-	// checked (required), count (role and name, no ref: the elements counted).
+	// Target is the element a kind looks at: textContains (its visible text), and every
+	// kind that reads an element (required); count counts its matches (any locator but ref).
 	Target *Target `json:"target,omitempty"`
 	// Cell scopes textContains to one table cell.
 	Cell *Cell `json:"cell,omitempty"`

@@ -41,6 +41,12 @@ var typeRules = map[reflect.Type]func() *schemaNode{
 			{"flags", &schemaNode{Type: "string", Enum: []string{"", "i"}}}}, Required: []string{"regex"}, AdditionalProperties: false}
 		return &schemaNode{OneOf: []*schemaNode{{Type: "string"}, re}}
 	},
+	// ValueMatch: an assertion's expected value, a string or {"regex", "flags"?} (expect.go).
+	reflect.TypeFor[ValueMatch](): func() *schemaNode {
+		re := &schemaNode{Type: "object", Properties: &properties{{"regex", &schemaNode{Type: "string"}},
+			{"flags", &schemaNode{Type: "string", Pattern: "^[imsu]*$"}}}, Required: []string{"regex"}, AdditionalProperties: false}
+		return &schemaNode{OneOf: []*schemaNode{{Type: "string"}, re}}
+	},
 }
 
 // enumRule is the rule of a closed set of strings.

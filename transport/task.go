@@ -43,7 +43,13 @@ func (p Postcondition) Assertion(wait WaitMode) Assert {
 	if kind == PostText {
 		kind = AssertTextContains
 	}
-	return Assert{Kind: kind, Value: p.Value, Wait: wait}
+	a := Assert{Kind: kind, Value: p.Value, ValueMatch: Is(p.Value), Wait: wait}
+	if wait != WaitNone {
+		// A postcondition keeps the 3 s read wait its task and step document, not the
+		// expect budget a bare assert waits within.
+		a.TimeoutMs = int(budgets.ReadWait().Default.Milliseconds())
+	}
+	return a
 }
 
 // Task is a bounded semantic task: each turn a model sees the goal and a bounded,

@@ -16,6 +16,9 @@ import (
 // frame, runtime.Runtime.Call for library callers, the scenario parser — and a request is
 // not validated again inside the same process.
 func Validate(op Operation) error {
+	if n, ok := op.(interface{ Normalize() }); ok {
+		n.Normalize() // a request with two forms of one field sends the wire's (Assert)
+	}
 	if err := op.Validate(); err != nil {
 		return AsOperationError(op.OpName(), err)
 	}
@@ -50,91 +53,6 @@ func (r Navigate) Validate() error {
 
 func (r Reload) Validate() error { return checkTab(OpReload, "request.tab", r.Tab, false) }
 func (r Read) Validate() error   { return checkTab(OpRead, "request.tab", r.Tab, false) }
-
-func (r Assert) Validate() error {
-	if err := checkTab(OpAssert, "request.tab", r.Tab, false); err != nil {
-		return err
-	}
-	switch r.Kind {
-	case AssertURL, AssertOrigin, AssertTitle, AssertTitleContains, AssertTextContains:
-	case AssertStatus:
-		if n, err := strconv.Atoi(r.Value); err != nil || n < 100 || n > 599 || strconv.Itoa(n) != r.Value {
-			return Invalid(OpAssert, "request.value", "expected an HTTP status 100–599, such as \"200\"")
-		}
-	case AssertPageClass:
-		if !slices.Contains(PageClasses, r.Value) {
-			return Invalid(OpAssert, "request.value", "expected one of %s", strings.Join(PageClasses, ", "))
-		}
-	case AssertValue:
-	case AssertChecked:
-		if r.Value != "true" && r.Value != "false" {
-			return Invalid(OpAssert, "request.value", "expected \"true\" or \"false\"")
-		}
-	case AssertCount:
-		if n, err := strconv.Atoi(r.Value); err != nil || n < 0 || n > budgets.AssertCountMax || strconv.Itoa(n) != r.Value {
-			return Invalid(OpAssert, "request.value", "expected a count 0–%d in decimal, such as \"3\"", budgets.AssertCountMax)
-		}
-	default:
-		return Invalid(OpAssert, "request.kind", "expected one of %s", strings.Join(AssertKinds, ", "))
-	}
-	if err := checkAssertScope(r); err != nil {
-		return err
-	}
-	// An empty value is a title that is empty or a field that is empty.
-	if r.Value == "" && r.Kind != AssertTitle && r.Kind != AssertValue {
-		return Invalid(OpAssert, "request.value", "expected a non-empty string")
-	}
-	if r.TimeoutMs < 0 || r.TimeoutMs > int(budgets.ReadWait().Ceiling.Milliseconds()) {
-		return NewError(OpAssert, PhaseValidate, CodeBudgetExceeded, RetryNever, NotAttempted, "timeoutMs must be between 0 and %d", budgets.ReadWait().Ceiling.Milliseconds()).WithPath("request.timeoutMs")
-	}
-	if utf8.RuneCountInString(r.Value) > budgets.AssertValueChars {
-		return Invalid(OpAssert, "request.value", "value longer than %d characters", budgets.AssertValueChars)
-	}
-	switch r.Wait {
-	case "", WaitBounded, WaitNone:
-	default:
-		return Invalid(OpAssert, "request.wait", "expected \"bounded\" or \"none\"")
-	}
-	return nil
-}
-
-// checkAssertScope checks what an assertion looks at: which kinds take a target or a cell,
-// which need one, and the target's and the cell's own shape.
-func checkAssertScope(r Assert) error {
-	if r.Cell != nil {
-		if r.Kind != AssertTextContains {
-			return Invalid(OpAssert, "request.cell", "cell goes with kind textContains, not %q", r.Kind)
-		}
-		if r.Target != nil {
-			return Invalid(OpAssert, "request.cell", "give a target or a cell, not both")
-		}
-		if r.Cell.Table != nil {
-			if err := checkTarget(OpAssert, "request.cell.table", *r.Cell.Table); err != nil {
-				return err
-			}
-		}
-		for _, f := range []struct{ path, v string }{{"request.cell.row", r.Cell.Row}, {"request.cell.column", r.Cell.Column}} {
-			if strings.TrimSpace(f.v) == "" {
-				return Invalid(OpAssert, f.path, "expected the text of a cell in the row (row) or of a column header (column)")
-			}
-			if utf8.RuneCountInString(f.v) > budgets.AssertCellKeyChars {
-				return Invalid(OpAssert, f.path, "longer than %d characters", budgets.AssertCellKeyChars)
-			}
-		}
-		return nil
-	}
-	switch {
-	case r.Target == nil && (r.Kind == AssertValue || r.Kind == AssertChecked || r.Kind == AssertCount):
-		return Invalid(OpAssert, "request.target", "kind %s needs a target", r.Kind)
-	case r.Target == nil:
-		return nil
-	case r.Kind != AssertTextContains && r.Kind != AssertValue && r.Kind != AssertChecked && r.Kind != AssertCount:
-		return Invalid(OpAssert, "request.target", "target goes with kinds textContains, value, checked and count, not %q", r.Kind)
-	case r.Kind == AssertCount && r.Target.Ref != "":
-		return Invalid(OpAssert, "request.target", "count counts elements by role and name; a ref names one element")
-	}
-	return checkTarget(OpAssert, "request.target", *r.Target)
-}
 
 func (r ListTabs) Validate() error {
 	if r.Select == nil {

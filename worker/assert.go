@@ -21,10 +21,8 @@ var _ = handlesTab((*Worker).assert)
 // cell that is not there (yet) is looked for again like the fact; when the wait ends without
 // it, the assertion fails element_not_found, naming what never appeared.
 func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol policy.Policy) (transport.Result, error) {
-	within := budgets.ReadWait().Default
-	if r.TimeoutMs > 0 {
-		within = time.Duration(r.TimeoutMs) * time.Millisecond
-	}
+	r.Normalize()
+	within := r.ExpectedWait()
 	ctx, cancel := context.WithTimeout(ctx, within)
 	defer cancel()
 	want := r.Value
@@ -36,6 +34,7 @@ func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol po
 	if r.Kind == transport.AssertTextContains {
 		want = collapseSpace(want)
 	}
+	log := &callLog{head: "waiting for " + subject(r) + " to " + expectation(r)}
 	attempts := 0
 	var last facts
 	var missing *notYet // the last look did not find the target or the cell
@@ -44,12 +43,15 @@ func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol po
 	for {
 		attempts++
 		f, err := w.readFacts(ctx, t, r, pol)
+		if err == nil || !errors.Is(err, context.DeadlineExceeded) || attempts == 1 {
+			log.add(lookLine(r, f, err, w.clipScrubbed))
+		}
 		var ny *notYet
 		looked = looked || err == nil || errors.As(err, &ny)
 		switch {
 		case err == nil:
 			last, missing = f, nil
-			if holds(r.Kind, want, f) != r.Not {
+			if holds(r, want, f) != r.Not {
 				return &transport.AssertResult{Tab: string(t.id), Kind: r.Kind, Passed: true, Attempts: attempts}, nil
 			}
 		case errors.As(err, &ny):
@@ -72,7 +74,7 @@ func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol po
 			return nil, w.cdpFailure(transport.OpAssert, transport.NotAttempted, err)
 		}
 		if r.Wait == transport.WaitNone || ctx.Err() != nil {
-			return nil, assertEnded(r, last, missing, within, w.clipScrubbed)
+			return nil, assertEnded(r, last, missing, within, w.clipScrubbed, log)
 		}
 		select {
 		case <-time.After(budgets.AssertPoll):
@@ -83,18 +85,18 @@ func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol po
 			if !looked && gone != nil {
 				return nil, w.cdpFailure(transport.OpAssert, transport.NotAttempted, gone)
 			}
-			return nil, assertEnded(r, last, missing, within, w.clipScrubbed)
+			return nil, assertEnded(r, last, missing, within, w.clipScrubbed, log)
 		}
 	}
 }
 
 // assertEnded is the failure when the wait ended: the target or cell never found, else the
 // fact that did not hold.
-func assertEnded(r *transport.Assert, last facts, missing *notYet, budget time.Duration, clip func(string, int) string) error {
+func assertEnded(r *transport.Assert, last facts, missing *notYet, budget time.Duration, clip func(string, int) string, log *callLog) error {
 	if missing != nil {
-		return missing.after(transport.OpAssert, assertBudget(r, budget))
+		return withDetails(missing.after(transport.OpAssert, assertBudget(r, budget)), expectedOf(r), "", log.out())
 	}
-	return assertionFailed(r, last, budget, clip)
+	return withDetails(assertionFailed(r, last, budget, clip), expectedOf(r), receivedOf(r, last, clip), log.out())
 }
 
 // assertBudget names the budget an assertion waited within, and its value ("" for one read).
@@ -116,17 +118,25 @@ type facts struct {
 	Status    int `json:"status"`
 	PageClass string
 	scoped    scoped
+	storage   storageRead // storage
 }
 
 func (w *Worker) readFacts(ctx context.Context, t *tab, r *transport.Assert, pol policy.Policy) (facts, error) {
 	var f facts
 	if r.Target != nil || r.Cell != nil {
 		s, err := w.readScoped(ctx, t, r)
+		if err != nil && absentForState(r, err) {
+			s, err = scoped{absent: true, what: targetWords(*r.Target)}, nil
+		}
 		f.scoped = s
 		f.Text, f.Truncated = s.text, s.truncated
 		return f, err
 	}
 	switch r.Kind {
+	case transport.AssertStorage:
+		st, err := w.readStorage(ctx, t, r.Storage)
+		f.storage = st
+		return f, err
 	case transport.AssertTextContains:
 		pt, err := w.readPage(ctx, t)
 		f.pageText = pt
@@ -143,7 +153,11 @@ func (w *Worker) readFacts(ctx context.Context, t *tab, r *transport.Assert, pol
 	return f, w.evaluate(ctx, t, documentInfoScript, &f)
 }
 
-func holds(kind, want string, f facts) bool {
+func holds(r *transport.Assert, want string, f facts) bool {
+	kind := r.Kind
+	if expectKind(kind) || kind == transport.AssertStorage || r.ValueMatch.IsRegex() || r.IgnoreCase {
+		return expectHolds(r, f)
+	}
 	switch kind {
 	case transport.AssertURL:
 		return f.URL == want
@@ -184,6 +198,8 @@ func assertionFailed(r *transport.Assert, last facts, budget time.Duration, clip
 	sc := last.scoped
 	var msg string
 	switch {
+	case expectKind(r.Kind) || r.Kind == transport.AssertStorage || r.ValueMatch.IsRegex() || r.IgnoreCase:
+		msg = "expected " + subject(r) + " to " + expectation(r) + " " + within + " (received: " + receivedOf(r, last, clip) + ")"
 	case r.Not && sc.what != "":
 		msg = r.Kind + " of " + sc.what + " still matched " + quote(r.Value) + " " + within
 	case r.Not:

@@ -54,11 +54,15 @@ const fieldValueFn = `function (maxChars) {
 
 // scoped is one look at what a scoped assertion compares.
 type scoped struct {
-	text      string // textContains: the element's or the cell's visible text
-	truncated bool   // text, or a field's value, was cut to its budget
-	value     string // value, checked ("true"/"false"), count (decimal)
-	label     string // value of a select: the chosen option's label, which also matches
-	what      string // what was looked at, for messages: `button "Save"`, `cell (row "alice", column "Role")`
+	st        elementState // visible, hidden, enabled, disabled, editable: actionability's read
+	ex        expectRead   // the kinds of expect.go: what expect.js read
+	list      []string     // text's values form: every match's text, in order
+	absent    bool         // visible, hidden: no element matched (it is hidden)
+	text      string       // textContains: the element's or the cell's visible text
+	truncated bool         // text, or a field's value, was cut to its budget
+	value     string       // value, checked ("true"/"false"), count (decimal)
+	label     string       // value of a select: the chosen option's label, which also matches
+	what      string       // what was looked at, for messages: `button "Save"`, `cell (row "alice", column "Role")`
 }
 
 // readScoped looks once at what r names.
@@ -68,6 +72,8 @@ func (w *Worker) readScoped(ctx context.Context, t *tab, r *transport.Assert) (s
 		return w.readCell(ctx, t, r.Cell)
 	case r.Kind == transport.AssertCount:
 		return w.count(ctx, t, *r.Target)
+	case r.Kind == transport.AssertText && r.Values != nil:
+		return w.readTexts(ctx, t, r)
 	}
 	el, err := w.locateAny(ctx, t, *r.Target, false)
 	if err != nil {
@@ -76,6 +82,9 @@ func (w *Worker) readScoped(ctx context.Context, t *tab, r *transport.Assert) (s
 	s := scoped{what: el.Role + " " + quote(el.Name)}
 	if el.Ref != "" {
 		s.what = el.Ref + " " + s.what
+	}
+	if expectKind(r.Kind) {
+		return w.readExpect(ctx, t, el, r, s)
 	}
 	switch r.Kind {
 	case transport.AssertTextContains:

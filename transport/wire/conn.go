@@ -273,6 +273,9 @@ func (c *Conn) Call(ctx context.Context, op transport.Operation, octx *transport
 	c.pending[id] = &waiter{ch: ch, res: transport.NewResult(op)}
 	c.mu.Unlock()
 
+	if w, ok := op.(interface{ ForWire() transport.Operation }); ok {
+		op = w.ForWire() // an assert's Value, given in Go, in its wire field
+	}
 	frame.Request, err = marshalCompact(op)
 	if err == nil {
 		err = c.f.send(frame)

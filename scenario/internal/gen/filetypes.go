@@ -27,6 +27,9 @@ var typeRules = map[reflect.Type]func() *object{
 	reflect.TypeFor[transport.Text](): func() *object { return ref("text") },
 	// TextMatch: a string or {"regex", "flags"?}; sharedDefs has its shape.
 	reflect.TypeFor[transport.TextMatch](): func() *object { return ref("textMatch") },
+	// ValueMatch: an assertion's expected value, a string or {"regex", "flags"?}; sharedDefs
+	// has its shape.
+	reflect.TypeFor[transport.ValueMatch](): func() *object { return ref("valueMatch") },
 	// WaitMode's decoder takes exactly these two.
 	reflect.TypeFor[transport.WaitMode](): func() *object {
 		return obj("enum", strs(transport.WaitBounded, transport.WaitNone))

@@ -46,8 +46,11 @@ var fieldRules = []fieldRule{
 	rule[transport.Act]("modifiers", items(0, len(transport.Modifiers), oneOf(transport.Modifiers...))),
 
 	rule[transport.Assert]("kind", oneOf(transport.AssertKinds...)),
-	rule[transport.Assert]("value", chars(0, budgets.AssertValueChars)),
-	rule[transport.Assert]("timeoutMs", between(0, ms(budgets.ReadWait()))),
+	rule[transport.Assert]("timeoutMs", between(0, ms(budgets.Expect()))),
+	rule[transport.Assert]("values", items(0, budgets.AssertListItems)),
+	rule[transport.Assert]("name", chars(0, budgets.AssertNameChars)),
+	rule[transport.StorageKey]("area", oneOf(transport.StorageLocal, transport.StorageSession)),
+	rule[transport.StorageKey]("key", chars(1, budgets.StorageKeyChars)),
 	rule[transport.Cell]("row", chars(0, budgets.AssertCellKeyChars)),
 	rule[transport.Cell]("column", chars(0, budgets.AssertCellKeyChars)),
 

@@ -138,6 +138,12 @@ func sharedDefs() (*object, error) {
 			obj("type", "object", "required", strs("regex"), "additionalProperties", false, "properties", obj(
 				"regex", obj("type", "string", "minLength", 1, "maxLength", budgets.TargetNameChars),
 				"flags", obj("enum", strs("", "i"))))}),
+		// ValueMatch (transport/expect.go): an assertion's expected string, or a regex with
+		// any of the flags i, m, s and u.
+		"valueMatch", obj("anyOf", []any{obj("type", "string", "maxLength", budgets.AssertValueChars),
+			obj("type", "object", "required", strs("regex"), "additionalProperties", false, "properties", obj(
+				"regex", obj("type", "string", "minLength", 1, "maxLength", budgets.AssertValueChars),
+				"flags", obj("type", "string", "pattern", "^[imsu]*$")))}),
 		// press's key (transport's validKey): a named key, or one character that is not a
 		// control character.
 		"key", obj("type", "string", "pattern", keyPattern()),
