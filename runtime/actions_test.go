@@ -34,7 +34,7 @@ func TestActPressModifiers(t *testing.T) {
 	notes := byRole("textbox", "Notes")
 	value := func(want string) {
 		t.Helper()
-		if _, err := transport.Dispatch(bg, rt, transport.Assert{Kind: transport.AssertValue, Target: &notes, Value: want}); err != nil {
+		if _, err := transport.Dispatch(bg, rt, transport.Assert{Kind: transport.AssertValue, Target: &notes, ValueMatch: transport.Is(want)}); err != nil {
 			t.Fatalf("Notes value: %v", err)
 		}
 	}

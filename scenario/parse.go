@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -561,11 +562,13 @@ func checkNarrowing(fr *fileRequest, path string) error {
 func clip(s string) string { return textclip.Clip(s, 40) }
 
 // testIDAttributePattern is an HTML attribute name a testId locator may compare.
-var testIDAttributePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$`)
+// Compiled on first use: a counted repetition compiles to many instructions, which
+// every start would pay in init (TestOwnPackageInitsAllocateLittle).
+var testIDAttributePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$`) })
 
 // checkTestIDAttribute checks testIdAttribute (a scenario's or a run config's).
 func checkTestIDAttribute(a string) error {
-	if a != "" && !testIDAttributePattern.MatchString(a) {
+	if a != "" && !testIDAttributePattern().MatchString(a) {
 		return fail("testIdAttribute", "expected an attribute name such as \"data-test\" (a letter or _, then up to 63 letters, digits, _ . : -)")
 	}
 	return nil

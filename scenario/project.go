@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/policy"
@@ -31,7 +32,9 @@ type Project struct {
 
 // projectNamePattern is a project name: it is part of the artifact run directory
 // (<runId>.<project>, at most 64 characters with a retry's suffix), so it is short.
-var projectNamePattern = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]{0,23}$`)
+// Compiled on first use: a counted repetition compiles to many instructions, which
+// every start would pay in init (TestOwnPackageInitsAllocateLittle).
+var projectNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]{0,23}$`) })
 
 // checkProjects checks a config's projects: names unique and well formed, each field as the
 // scenario's of the same name.
@@ -40,7 +43,7 @@ func checkProjects(ps []Project) error {
 	for i := range ps {
 		p := &ps[i]
 		path := "projects[" + strconv.Itoa(i) + "]"
-		if !projectNamePattern.MatchString(p.Name) {
+		if !projectNamePattern().MatchString(p.Name) {
 			return fail(path+".name", "expected 1–24 characters of A–Z, a–z, 0–9, '.', '_' or '-', not starting with '.'")
 		}
 		if seen[p.Name] {

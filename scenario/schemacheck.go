@@ -33,7 +33,9 @@ var compiledSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	return c.Compile(schemaID)
 })
 
-var schemaPrinter = message.NewPrinter(language.English)
+// schemaPrinter is built on first use: a message printer costs ~100 KB, which a run that
+// never lists schema errors should not pay at start (TestOwnPackageInitsAllocateLittle).
+var schemaPrinter = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
 // SchemaErrors checks scenario file bytes against schema.json and returns each violation
 // with its field path in Parse's style (operations[2].request.url), in document order,
@@ -130,7 +132,7 @@ func collect(e *jsonschema.ValidationError, root any, out *[]leaf) {
 		}
 	}
 	if len(e.Causes) == 0 {
-		*out = append(*out, leaf{e.InstanceLocation, e.ErrorKind.LocalizedString(schemaPrinter)})
+		*out = append(*out, leaf{e.InstanceLocation, e.ErrorKind.LocalizedString(schemaPrinter())})
 		return
 	}
 	for _, c := range e.Causes {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
@@ -22,10 +23,12 @@ import (
 // VarNamePattern is a variable name: letters, digits and _, not starting with a digit.
 const VarNamePattern = `^[A-Za-z_][A-Za-z0-9_]{0,63}$`
 
-var varNamePattern = regexp.MustCompile(VarNamePattern)
+// Compiled on first use: a counted repetition compiles to many instructions, which
+// every start would pay in init (TestOwnPackageInitsAllocateLittle).
+var varNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(VarNamePattern) })
 
 // ValidVarName says whether name may name a variable.
-func ValidVarName(name string) bool { return varNamePattern.MatchString(name) }
+func ValidVarName(name string) bool { return varNamePattern().MatchString(name) }
 
 // varNameRule is what a refused name was expected to be.
 const varNameRule = "expected a variable name: a letter or _, then up to 63 letters, digits or _"

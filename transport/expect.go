@@ -136,6 +136,13 @@ func (r *Assert) Normalize() {
 	}
 }
 
+// ValueList is an assertion's list of expected values. Absent and empty differ (an empty
+// list expects no match at all), so only a nil list is left out of the wire form.
+type ValueList []ValueMatch
+
+// IsZero makes omitzero leave out a nil list only.
+func (l ValueList) IsZero() bool { return l == nil }
+
 // ForWire is the request as it goes on the wire: the expected value normalised, so a Go
 // caller's Value reaches the worker on a path that never called Validate (wire.Conn.Call
 // sends every request through it).

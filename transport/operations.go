@@ -336,9 +336,9 @@ type Assert struct {
 	Value      string      `json:"-"`
 	ValueMatch *ValueMatch `json:"value,omitempty"`
 	// Values is a list's expected texts (text: every match of the target, in order) or a
-	// multi-select's selected values (values), each a string or a regex. Not omitempty: []
-	// (no option selected) is a value, left out (null) is none.
-	Values []ValueMatch `json:"values"`
+	// multi-select's selected values (values), each a string or a regex. [] (no option
+	// selected) is a value; left out (nil) is none, and only that is omitted.
+	Values ValueList `json:"values,omitzero"`
 	// Name is the attribute an attribute assertion reads.
 	Name string `json:"name,omitempty"`
 	// IgnoreCase compares case-insensitively (text, attribute, url), as Playwright's option.
