@@ -42,7 +42,7 @@ func TestVarsSubstitute(t *testing.T) {
 			t.Errorf("operations[%d]: target %q value %q, want %q / %q", i, or.Target, or.Value, w.target, w.value)
 		}
 	}
-	if w := l.Operations[2].When; w == nil || w.Value != "Welcome" {
+	if w := l.Operations[2].When; w == nil || w.Value == nil || w.Value.String != "Welcome" {
 		t.Errorf("when: %+v, want textContains Welcome", w)
 	}
 	if got := l.Variables; len(got) != 4 || got["FIELD"] != "Email" || got["UNUSED"] != "" {

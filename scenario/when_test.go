@@ -92,7 +92,42 @@ func TestWhenRefusedAtLoad(t *testing.T) {
 	}
 	// A relative url resolves against the fixture's base URL, as assert's does.
 	l, err := Parse([]byte(`{"version":1,"id":"s","fixture":{"baseUrl":"http://127.0.0.1:4310"},"operations":[{"op":"read","when":{"kind":"url","value":"/form"}}]}`))
-	if err != nil || l.Operations[0].When.Value != "http://127.0.0.1:4310/form" {
+	if err != nil || l.Operations[0].When.Value.String != "http://127.0.0.1:4310/form" {
 		t.Fatalf("%v %+v", err, l)
+	}
+}
+
+// TestWhenTakesTheNewKinds: a condition may be any assertion kind (issue 26): an element
+// state with no value (visible: a banner that is not there skips its dismissal; hidden
+// holds for nothing at all), an attribute with a name, and a regex value.
+func TestWhenTakesTheNewKinds(t *testing.T) {
+	forgot := map[string]any{"action": "click", "target": map[string]any{"role": "link", "name": "Forgot password?"}}
+	username := map[string]any{"role": "textbox", "name": "Username"}
+	rep := runOnFixtureForm(t,
+		// No "Accept cookies" button on the form: not visible, so the click is skipped.
+		map[string]any{"op": "act", "request": forgot, "when": map[string]any{"kind": "visible", "target": map[string]any{"role": "button", "name": "Accept cookies"}}},
+		// hidden holds when nothing matches: the read runs.
+		map[string]any{"op": "read", "when": map[string]any{"kind": "hidden", "target": map[string]any{"role": "button", "name": "Accept cookies"}}},
+		// The title matches a regex: the type runs.
+		map[string]any{"op": "act", "request": map[string]any{"action": "type", "target": username, "text": "ada"},
+			"when": map[string]any{"kind": "title", "value": map[string]any{"regex": "^sign", "flags": "i"}}},
+		// The link's href is /about, not /nowhere: skipped.
+		map[string]any{"op": "act", "request": forgot, "when": map[string]any{"kind": "attribute", "name": "href", "value": "/nowhere", "target": map[string]any{"role": "link", "name": "Forgot password?"}}},
+		map[string]any{"op": "assert", "request": map[string]any{"kind": "value", "value": "ada", "target": username, "wait": "none"}},
+		map[string]any{"op": "assert", "request": map[string]any{"kind": "url", "value": "/form", "wait": "none"}},
+	)
+	for i, want := range []string{StatusPassed, StatusSkipped, StatusPassed, StatusPassed, StatusSkipped, StatusPassed, StatusPassed} {
+		if op := rep.Operations[i]; op.Status != want || op.Error != nil {
+			t.Errorf("operations[%d] %s: status %s, skipReason %q, error %+v; want %s", i, op.Op, op.Status, op.SkipReason, op.Error, want)
+		}
+	}
+	if rep.Status != StatusPassed {
+		t.Fatalf("status %s, error %v", rep.Status, rep.Error)
+	}
+	// A value where the kind takes none is refused at load, at its path.
+	data := `{"version":1,"id":"s","operations":[{"op":"read","when":{"kind":"visible","value":"x","target":{"role":"button","name":"A"}}}]}`
+	var ve *ValidationError
+	if _, err := Parse([]byte(data)); !errors.As(err, &ve) || ve.Path != "operations[0].when.value" {
+		t.Fatalf("visible with a value: %v", err)
 	}
 }

@@ -86,7 +86,6 @@ var fieldRules = []fieldRule{
 
 	// A condition is checked as the assertion it becomes.
 	rule[scenario.When]("kind", oneOf(transport.AssertKinds...)),
-	rule[scenario.When]("value", chars(0, budgets.AssertValueChars)),
 
 	rule[scenario.TabRef]("result", oneOf(append([]string{""}, tabResults()...)...)),
 	rule[scenario.TabRef]("index", between(0, budgets.ListTabsMax-1)),
