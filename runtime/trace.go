@@ -32,14 +32,16 @@ type TraceCapture struct {
 
 // CaptureTrace captures tab ("": the selected one) after operation op for a step trace: captureEvidence with the
 // session's redaction, bounded by the failure-evidence budget (a hung page delays a step by
-// that much at most). Nothing is written; keepTrace's rules are those of commitEvidence.
-func (r *Runtime) CaptureTrace(ctx context.Context, tab, op string) (*TraceCapture, error) {
+// that much at most). parts limits what is gathered (none: all four; the console and network
+// summaries alone cost a worker call, not a frame). Nothing is written; keepTrace's rules
+// are those of commitEvidence.
+func (r *Runtime) CaptureTrace(ctx context.Context, tab, op string, parts ...string) (*TraceCapture, error) {
 	if !slices.Contains(transport.EvidenceOperations(), op) {
 		op = transport.OpObserve // a step of a scenario (a model's task) names no operation of the protocol
 	}
 	// RunID is only a label here: nothing is committed under it.
 	req := &transport.CaptureEvidence{Tab: tab, RunID: "trace", Operation: op,
-		BudgetMs: int(budgets.FailureEvidence().Default.Milliseconds())}
+		BudgetMs: int(budgets.FailureEvidence().Default.Milliseconds()), Parts: parts}
 	var err error
 	if req.Redaction, err = r.withSessionRedaction(req.OpName(), nil); err != nil {
 		return nil, err

@@ -13,7 +13,8 @@ import (
 
 // BenchmarkTraceStep measures one step trace capture (CaptureTrace: captureEvidence kept in
 // memory) on the fixture's sign-in form, against its parts alone: a redacted screenshot and
-// an outline. It reports the median in ms.
+// an outline, and against the console and network summaries a step that cannot change the
+// page is given instead. It reports the median in ms.
 func BenchmarkTraceStep(b *testing.B) {
 	site := runtimetest.Fixture()
 	defer site.Close()
@@ -36,6 +37,11 @@ func BenchmarkTraceStep(b *testing.B) {
 		run  func() error
 	}{
 		{"trace", func() error { _, err := rt.CaptureTrace(bg, "", transport.OpAct); return err }},
+		// What a step that cannot change the page costs: its console and network summaries.
+		{"diagnostics", func() error {
+			_, err := rt.CaptureTrace(bg, "", transport.OpAssert, transport.PartConsole, transport.PartNetwork)
+			return err
+		}},
 		{"screenshot", func() error { _, err := transport.Dispatch(bg, rt, transport.Screenshot{}); return err }},
 		{"observe", func() error { _, err := transport.Dispatch(bg, rt, transport.Observe{}); return err }},
 	} {

@@ -109,7 +109,7 @@ func Run(ctx context.Context, l *Loaded, env Env) ScenarioReport {
 		s.rep.Operations = append(s.rep.Operations, newOperationReport(i, &l.Operations[i]))
 	}
 	if env.Trace != "" && env.Trace != TraceOff {
-		s.trace = &traceRecorder{left: budgets.TraceBytes}
+		s.trace = newTraceRecorder()
 	}
 	var ms int64
 	if l.Budgets != nil {
@@ -289,7 +289,7 @@ func (s *runState) operations(ctx context.Context, rt Session) error {
 		if err != nil {
 			or.failed(op.Op, err)
 			or.CodeFrame = op.written.codeFrame()
-			s.traceStep(ctx, rt, i, started)
+			s.traceStep(ctx, rt, i, started, nil)
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				// The scenario budget ended the operation: that is the scenario's error
 				// (status error, as for any budget end), the operation's failure its cause.
@@ -309,7 +309,7 @@ func (s *runState) operations(ctx context.Context, rt Session) error {
 		if nr, ok := res.(*transport.NavigateResult); ok { // navigate and reload
 			or.HTTPStatus = nr.Status
 		}
-		s.traceStep(ctx, rt, i, started)
+		s.traceStep(ctx, rt, i, started, res)
 	}
 	s.softFailed(soft)
 	return nil

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
@@ -60,13 +61,21 @@ type TraceStep struct {
 	Redaction    *transport.RedactionProof   `json:"redaction,omitempty"`
 	FromEvidence bool                        `json:"fromEvidence,omitempty"`
 	Unavailable  []transport.UnavailablePart `json:"unavailable,omitempty"` // parts other than the screenshot not kept, and why
+	// SameAs: the step passed and could not have changed the tab (unchanging), so it was
+	// not captured again: the latest picture and outline, those of the step with this
+	// index, stand for it (ScreenshotUnavailable says so). Its console and network
+	// summaries are its own.
+	SameAs *int `json:"sameAs,omitempty"`
 }
 
 // traceCapturer is the part of a *runtime.Runtime a trace needs (a test's fake session has
 // none: no trace).
 type traceCapturer interface {
-	CaptureTrace(ctx context.Context, tab, op string) (*runtime.TraceCapture, error)
+	CaptureTrace(ctx context.Context, tab, op string, parts ...string) (*runtime.TraceCapture, error)
 }
+
+// A runtime whose CaptureTrace drifted from the interface would silently record no trace.
+var _ traceCapturer = (*runtime.Runtime)(nil)
 
 // traceRecorder holds one attempt's steps in memory until the attempt's outcome says whether
 // they are kept (keep writes them) or dropped (nothing ever reached the disk).
@@ -77,6 +86,13 @@ type traceRecorder struct {
 	// (a picture after an assertion that changed nothing, an empty console summary) costs no
 	// budget, and a kept trace writes it once, every step naming the same file.
 	held map[partKey]bool
+	// picture is the index of the step whose picture is the latest of the tab, or -1 when
+	// the latest step kept none (a step not captured then is captured after all).
+	picture int
+}
+
+func newTraceRecorder() *traceRecorder {
+	return &traceRecorder{left: budgets.TraceBytes, picture: -1}
 }
 
 type partKey struct {
@@ -92,9 +108,11 @@ type recordedStep struct {
 }
 
 // traceStep records operation i, which started at started and has ended (its report says
-// how), when the attempt records a trace. A failed operation's failure evidence is its step's
-// parts; a passed one is captured now.
-func (s *runState) traceStep(ctx context.Context, rt Session, i int, started time.Time) {
+// how; res is a passed one's result), when the attempt records a trace. A failed operation's
+// failure evidence is its step's parts; a passed one is captured now, but for one that could
+// not have changed the tab: its console and network summaries only (a worker call; the
+// screenshot's frame is what a capture costs), the latest picture standing for it.
+func (s *runState) traceStep(ctx context.Context, rt Session, i int, started time.Time, res transport.Result) {
 	tr := s.trace
 	c, ok := rt.(traceCapturer)
 	if tr == nil || !ok {
@@ -111,9 +129,31 @@ func (s *runState) traceStep(ctx context.Context, rt Session, i int, started tim
 		if rs.step.Screenshot == nil && rs.step.ScreenshotUnavailable == "" {
 			rs.step.ScreenshotUnavailable = "no failure evidence was captured"
 		}
+		tr.picture = -1
+		if rs.step.Screenshot != nil {
+			tr.picture = i
+		}
 		tr.steps = append(tr.steps, rs)
 		return
 	}
+	if tr.picture >= 0 && unchanging(or.Op, res) {
+		n := tr.picture
+		rs.step.SameAs = &n
+		rs.step.ScreenshotUnavailable = fmt.Sprintf("not captured: a passed %s does not change the page; the latest picture is step #%d's", or.Op, n)
+		tc, err := c.CaptureTrace(ctx, "", or.Op, transport.PartConsole, transport.PartNetwork)
+		if err != nil {
+			oe := transport.AsOperationError("", err)
+			for _, p := range []string{transport.PartConsole, transport.PartNetwork} {
+				rs.step.Unavailable = append(rs.step.Unavailable, transport.UnavailablePart{Part: p, Code: oe.Code, Message: "the step could not be captured"})
+			}
+		} else {
+			rs.parts, tc.Unavailable = tr.fit(tc.Parts, tc.Unavailable)
+			rs.step.unavailable(tc.Unavailable)
+		}
+		tr.steps = append(tr.steps, rs)
+		return
+	}
+	tr.picture = -1
 	tc, err := c.CaptureTrace(ctx, "", or.Op)
 	if err != nil {
 		oe := transport.AsOperationError("", err)
@@ -124,7 +164,28 @@ func (s *runState) traceStep(ctx context.Context, rt Session, i int, started tim
 	rs.step.Redaction = tc.Redaction
 	rs.parts, tc.Unavailable = tr.fit(tc.Parts, tc.Unavailable)
 	rs.step.unavailable(tc.Unavailable)
+	if slices.ContainsFunc(rs.parts, func(p runtime.TracePart) bool { return p.Kind == transport.PartScreenshot }) {
+		tr.picture = i
+	}
 	tr.steps = append(tr.steps, rs)
+}
+
+// unchanging says whether a passed operation leaves the tab a trace captures (the selected
+// one) as the latest capture showed it, as far as the operation goes: it does not change a
+// page (the operation table's Mutates: assert, read, observe, listTabs, waitPopup, extract,
+// screenshot, narrowOriginPolicy) nor which tab is selected (selectTab does), and an
+// assertion held at its first look (one that held only after more looks saw the page change
+// while it waited: it is captured). A page that changes by itself (a timer, an animation)
+// shows so only at the next capture.
+func unchanging(op string, res transport.Result) bool {
+	spec, ok := transport.LookupOp(op)
+	if !ok || spec.Mutates || op == transport.OpSelectTab {
+		return false
+	}
+	if a, ok := res.(*transport.AssertResult); ok && a.Attempts > 1 {
+		return false
+	}
+	return true
 }
 
 // fit keeps the parts that fit in what is left of the trace budget, in order, and lists the

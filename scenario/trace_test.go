@@ -1,8 +1,15 @@
 package scenario
 
 import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/fastbrowser/fastbrowser/artifacts"
 
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -83,5 +90,99 @@ func TestTraceBudgetSharesEqualParts(t *testing.T) {
 	other := runtime.TracePart{Kind: "outline", Data: shot.Data} // another kind is another part
 	if kept, _ := tr.fit([]runtime.TracePart{other}, nil); len(kept) != 1 || tr.left != 100-62 {
 		t.Errorf("another kind with the same bytes: kept %d, left %d", len(kept), tr.left)
+	}
+}
+
+// traceFake is a session that only captures: each capture returns the parts asked for (all
+// four when none), a screenshot only while shots is true, and records what was asked.
+type traceFake struct {
+	shots bool
+	asked [][]string
+}
+
+func (f *traceFake) Call(context.Context, transport.Operation, *transport.OperationContext) (transport.Result, error) {
+	return nil, errors.New("not a runtime")
+}
+func (f *traceFake) Enforcement() []string { return nil }
+func (f *traceFake) Close() error          { return nil }
+func (f *traceFake) CaptureTrace(_ context.Context, _, _ string, parts ...string) (*runtime.TraceCapture, error) {
+	f.asked = append(f.asked, parts)
+	tc := &runtime.TraceCapture{}
+	for _, p := range transport.EvidenceParts {
+		if len(parts) > 0 && !slices.Contains(parts, p) {
+			continue
+		}
+		if p == transport.PartScreenshot && !f.shots {
+			tc.Unavailable = append(tc.Unavailable, transport.UnavailablePart{Part: p, Code: transport.CodeRedactionNotProven, Message: "not proven"})
+			continue
+		}
+		tc.Parts = append(tc.Parts, runtime.TracePart{Kind: p, Data: []byte(p + " " + strconv.Itoa(len(f.asked)))})
+	}
+	return tc, nil
+}
+
+// TestTraceSkipsUnchangingSteps: a passed step that cannot change the selected tab (an
+// assertion held at its first look, a read, a listTabs) is not captured again: only its
+// console and network summaries are asked for, and it names the step whose picture stands
+// for it. An assertion that held only after waiting, a selectTab and any mutating step are
+// captured whole; so is a read-only step after a step that kept no picture. A failed
+// read-only step keeps its failure evidence.
+func TestTraceSkipsUnchangingSteps(t *testing.T) {
+	steps := []struct {
+		op     string
+		res    transport.Result // nil: the step failed
+		shots  bool             // the capture proves its redaction
+		whole  bool             // want a whole capture
+		sameAs int              // want SameAs (-1: none)
+	}{
+		{transport.OpNavigate, &transport.NavigateResult{}, true, true, -1},
+		{transport.OpAssert, &transport.AssertResult{Passed: true, Attempts: 1}, true, false, 0},
+		{transport.OpRead, &transport.ReadResult{}, true, false, 0},
+		{transport.OpListTabs, &transport.ListTabsResult{}, true, false, 0},
+		{transport.OpAssert, &transport.AssertResult{Passed: true, Attempts: 3}, true, true, -1},
+		{transport.OpAssert, &transport.AssertResult{Passed: true, Attempts: 1}, true, false, 4},
+		{transport.OpSelectTab, &transport.SelectTabResult{}, true, true, -1},
+		{transport.OpAct, &transport.ActResult{}, false, true, -1},
+		{transport.OpAssert, &transport.AssertResult{Passed: true, Attempts: 1}, true, true, -1},
+		{transport.OpAssert, nil, true, false, -1},
+		{transport.OpAssert, &transport.AssertResult{Passed: true, Attempts: 1}, true, false, 9},
+	}
+	f := &traceFake{}
+	s := &runState{trace: newTraceRecorder(), rep: &ScenarioReport{}, start: time.Now()}
+	for i, st := range steps {
+		or := OperationReport{Index: i, Op: st.op, Status: StatusPassed}
+		if st.res == nil {
+			shot := artifacts.Meta{Kind: transport.PartScreenshot, Path: "s/r/e.png"}
+			or.Status, or.Evidence = StatusFailed, []artifacts.Meta{shot}
+		}
+		s.rep.Operations = append(s.rep.Operations, or)
+		f.shots = st.shots
+		asked := len(f.asked)
+		s.traceStep(context.Background(), f, i, time.Now(), st.res)
+		got := s.trace.steps[i]
+		switch {
+		case st.res == nil:
+			if len(f.asked) != asked || !got.step.FromEvidence || got.step.Screenshot == nil || got.step.SameAs != nil {
+				t.Errorf("step %d (failed %s): captured %v, step %+v", i, st.op, f.asked[asked:], got.step)
+			}
+		case st.whole:
+			if len(f.asked) != asked+1 || f.asked[asked] != nil || got.step.SameAs != nil {
+				t.Errorf("step %d (%s): asked %v, sameAs %v; want a whole capture", i, st.op, f.asked[asked:], got.step.SameAs)
+			}
+		default:
+			if len(f.asked) != asked+1 || !slices.Equal(f.asked[asked], []string{transport.PartConsole, transport.PartNetwork}) {
+				t.Errorf("step %d (%s): asked %v, want the console and network only", i, st.op, f.asked[asked:])
+			}
+			if got.step.SameAs == nil || *got.step.SameAs != st.sameAs || !strings.Contains(got.step.ScreenshotUnavailable, "#"+strconv.Itoa(st.sameAs)) {
+				t.Errorf("step %d (%s): sameAs %v (%q), want %d", i, st.op, got.step.SameAs, got.step.ScreenshotUnavailable, st.sameAs)
+			}
+			var kinds []string
+			for _, p := range got.parts {
+				kinds = append(kinds, p.Kind)
+			}
+			if !slices.Equal(kinds, []string{transport.PartConsole, transport.PartNetwork}) {
+				t.Errorf("step %d (%s): parts %v", i, st.op, kinds)
+			}
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"slices"
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -30,6 +31,19 @@ type CaptureEvidence struct {
 	// BudgetMs bounds the capture (0: the screenshot budget's 10 s; at least its 2 s floor,
 	// at most its 60 s ceiling); parts not captured in time are reported unavailable.
 	BudgetMs int `json:"budgetMs,omitempty"`
+	// Parts names the parts to gather (none: all four). A part not named is neither
+	// captured nor listed unavailable: a step trace asks only for the console and network
+	// summaries after a step that cannot have changed the page, sparing the screenshot's
+	// frame and the outline.
+	Parts []string `json:"parts,omitempty"`
+}
+
+// EvidenceParts are captureEvidence's parts, in the order it gathers them.
+var EvidenceParts = []string{PartConsole, PartNetwork, PartScreenshot, PartOutline}
+
+// Wants says whether the capture gathers part.
+func (r *CaptureEvidence) Wants(part string) bool {
+	return len(r.Parts) == 0 || slices.Contains(r.Parts, part)
 }
 
 // Evidence parts and payload kinds.

@@ -61,3 +61,31 @@ func TestProtocolDocListsEvidenceOperations(t *testing.T) {
 		t.Errorf("docs/protocol.md lists %v; EvidenceOperations is %v", documented, EvidenceOperations())
 	}
 }
+
+// TestCaptureEvidenceParts: parts names some of the four parts, each once; an unknown or
+// repeated one is invalid_request at its index. None (or none given) wants every part.
+func TestCaptureEvidenceParts(t *testing.T) {
+	for _, ok := range [][]string{nil, {PartConsole}, {PartNetwork, PartConsole}, EvidenceParts} {
+		if err := Validate(&CaptureEvidence{RunID: "r1", Operation: OpAct, Parts: ok}); err != nil {
+			t.Errorf("parts %v refused: %v", ok, err)
+		}
+	}
+	for _, c := range []struct {
+		parts []string
+		path  string
+	}{
+		{[]string{"video"}, "request.parts[0]"},
+		{[]string{PartConsole, PartConsole}, "request.parts[1]"},
+		{[]string{PartOutline, "Screenshot"}, "request.parts[1]"},
+	} {
+		var oe *OperationError
+		err := Validate(&CaptureEvidence{RunID: "r1", Operation: OpAct, Parts: c.parts})
+		if !errors.As(err, &oe) || oe.Code != CodeInvalidRequest || oe.Path != c.path || !strings.Contains(oe.Message, "console, network, screenshot, outline") {
+			t.Errorf("parts %v: %v, want invalid_request at %s", c.parts, err, c.path)
+		}
+	}
+	all, some := &CaptureEvidence{}, &CaptureEvidence{Parts: []string{PartNetwork}}
+	if !all.Wants(PartScreenshot) || some.Wants(PartScreenshot) || !some.Wants(PartNetwork) {
+		t.Error("Wants does not follow parts")
+	}
+}

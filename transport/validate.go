@@ -192,6 +192,11 @@ func (r CaptureEvidence) Validate() error {
 	if err := checkCaptureBudget(OpCaptureEvidence, r.BudgetMs); err != nil {
 		return err
 	}
+	for i, p := range r.Parts {
+		if !slices.Contains(EvidenceParts, p) || slices.Contains(r.Parts[:i], p) {
+			return Invalid(OpCaptureEvidence, "request.parts["+strconv.Itoa(i)+"]", "expected one of %s, each at most once", strings.Join(EvidenceParts, ", "))
+		}
+	}
 	return ValidateRedaction(OpCaptureEvidence, "request.redaction", r.Redaction)
 }
 

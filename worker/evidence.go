@@ -41,23 +41,32 @@ func (w *Worker) captureEvidence(ctx context.Context, t *tab, r *transport.Captu
 	}
 
 	cons, netw := t.diag.summaries()
-	res.Payloads = append(res.Payloads, jsonPayload(transport.PartConsole, cons), jsonPayload(transport.PartNetwork, netw))
-
-	proof, shot, err := w.screenshot(ctx, t, r.Redaction)
-	res.Redaction = proof
-	switch why := notProven(proof); {
-	case err != nil:
-		failed(transport.PartScreenshot, err)
-	case why != "":
-		miss(transport.PartScreenshot, transport.CodeRedactionNotProven, "%s", why)
-	default:
-		res.Payloads = append(res.Payloads, pngPayload(shot))
+	if r.Wants(transport.PartConsole) {
+		res.Payloads = append(res.Payloads, jsonPayload(transport.PartConsole, cons))
+	}
+	if r.Wants(transport.PartNetwork) {
+		res.Payloads = append(res.Payloads, jsonPayload(transport.PartNetwork, netw))
 	}
 
-	if obs, err := w.observe(ctx, t, &transport.Observe{Tab: r.Tab}, pol); err != nil {
-		failed(transport.PartOutline, err)
-	} else {
-		res.Payloads = append(res.Payloads, jsonPayload(transport.PartOutline, obs))
+	if r.Wants(transport.PartScreenshot) {
+		proof, shot, err := w.screenshot(ctx, t, r.Redaction)
+		res.Redaction = proof
+		switch why := notProven(proof); {
+		case err != nil:
+			failed(transport.PartScreenshot, err)
+		case why != "":
+			miss(transport.PartScreenshot, transport.CodeRedactionNotProven, "%s", why)
+		default:
+			res.Payloads = append(res.Payloads, pngPayload(shot))
+		}
+	}
+
+	if r.Wants(transport.PartOutline) {
+		if obs, err := w.observe(ctx, t, &transport.Observe{Tab: r.Tab}, pol); err != nil {
+			failed(transport.PartOutline, err)
+		} else {
+			res.Payloads = append(res.Payloads, jsonPayload(transport.PartOutline, obs))
+		}
 	}
 	return res, nil
 }

@@ -17,7 +17,8 @@ import (
 
 // traceScenario writes a scenario on the fixture's echo page (which echoes what is typed into
 // its text, title, URL and console): it types a secret into the text field and the password
-// field, then asserts a title; failing makes that assertion fail.
+// field, asserts the origin (a read-only step that passes at its first look: not captured
+// again), then asserts a title; failing makes that assertion fail.
 func traceScenario(t *testing.T, dir, siteURL string, failing bool) string {
 	t.Helper()
 	title := "Echo"
@@ -31,8 +32,9 @@ func traceScenario(t *testing.T, dir, siteURL string, failing bool) string {
     {"id": "open", "op": "navigate", "request": {"url": "/echo"}},
     {"id": "token", "op": "act", "request": {"action": "type", "target": {"role": "textbox", "name": "Token"}, "text": {"env": "PORTAL_TOKEN"}}},
     {"id": "password", "op": "act", "request": {"action": "type", "target": {"role": "textbox", "name": "Password"}, "text": {"env": "PORTAL_TOKEN"}}},
+    {"id": "origin", "op": "assert", "request": {"kind": "origin", "value": %q, "wait": "none"}},
     {"id": "title", "op": "assert", "request": {"kind": "titleContains", "value": %q, "wait": "none"}}
-  ]}`, siteURL, siteURL+"/health", title))
+  ]}`, siteURL, siteURL+"/health", siteURL, title))
 }
 
 // traceDirs lists the trace directories (<runId>.trace) under out's artifacts.
@@ -47,8 +49,11 @@ func traceDirs(t *testing.T, out string) []string {
 
 // TestTraceOnFailureByDefault: a failing scenario run without --trace keeps a trace of one
 // step per operation that ran; each step's screenshot file exists, is 0600, and the step
-// after the password was typed proves the password field was masked. The failed step's
-// parts are its failure evidence, not a second capture. No secret reaches any file, and
+// after the password was typed proves the password field was masked. The passed origin
+// assertion is not captured again: it has no picture or outline of its own, names the step
+// whose picture stands for it, and keeps its console and network summaries. The failed
+// step (a read-only assert too) has its picture: its parts are its failure evidence, not a
+// second capture. No secret reaches any file, and
 // report.html's timeline and filmstrip reference only files that exist.
 func TestTraceOnFailureByDefault(t *testing.T) {
 	site := runtimetest.Fixture()
@@ -62,8 +67,8 @@ func TestTraceOnFailureByDefault(t *testing.T) {
 	}
 	r := readReport(t, filepath.Join(out, "report.json"))
 	sr := r.Scenarios[0]
-	if len(sr.Trace) != 4 {
-		t.Fatalf("trace has %d steps, want 4 (one per operation): %+v", len(sr.Trace), sr.Trace)
+	if len(sr.Trace) != 5 {
+		t.Fatalf("trace has %d steps, want 5 (one per operation): %+v", len(sr.Trace), sr.Trace)
 	}
 	for i, st := range sr.Trace {
 		if st.Index != i || st.Op != sr.Operations[i].Op || st.Status != sr.Operations[i].Status || st.DurationMs != sr.Operations[i].DurationMs {
@@ -72,10 +77,17 @@ func TestTraceOnFailureByDefault(t *testing.T) {
 		if i > 0 && st.StartMs < sr.Trace[i-1].StartMs+sr.Trace[i-1].DurationMs {
 			t.Errorf("step %d starts at %d ms, before step %d ended", i, st.StartMs, i-1)
 		}
+		if i == 3 {
+			if st.Screenshot != nil || st.Outline != nil || st.SameAs == nil || *st.SameAs != 2 ||
+				!strings.Contains(st.ScreenshotUnavailable, "does not change the page") || st.Console == nil || st.Network == nil {
+				t.Fatalf("the passed origin assertion was captured, or names no step standing for it: %+v", st)
+			}
+			continue
+		}
 		if st.Screenshot == nil {
 			t.Fatalf("step %d kept no screenshot: %q", i, st.ScreenshotUnavailable)
 		}
-		if st.Console == nil || st.Network == nil || st.Outline == nil {
+		if st.Console == nil || st.Network == nil || st.Outline == nil || st.SameAs != nil {
 			t.Fatalf("step %d lacks a part: %+v", i, st)
 		}
 		for _, a := range []string{st.Screenshot.Path, st.Console.Path, st.Network.Path, st.Outline.Path} {
@@ -89,12 +101,12 @@ func TestTraceOnFailureByDefault(t *testing.T) {
 	if pw == nil || !pw.Proven || !slices.Contains(pw.Rules, "password") || pw.Masked < 1 || pw.Unmasked != 0 {
 		t.Errorf("the step after typing the password proves no masking of it: %+v", pw)
 	}
-	failed := sr.Trace[3]
+	failed := sr.Trace[4]
 	if !failed.FromEvidence || failed.Redaction != nil {
 		t.Errorf("the failed step is not its failure evidence: %+v", failed)
 	}
 	var evidenceShot string
-	for _, m := range sr.Operations[3].Evidence {
+	for _, m := range sr.Operations[4].Evidence {
 		if m.Kind == "screenshot" {
 			evidenceShot = m.Path
 		}
@@ -110,7 +122,7 @@ func TestTraceOnFailureByDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`class="timeline"`, `class="filmstrip"`, `class="trace-step"`, `img-src data: 'self'`} {
+	for _, want := range []string{`class="timeline"`, `class="filmstrip"`, `class="trace-step"`, `img-src data: 'self'`, `= #2`} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("report.html lacks %s", want)
 		}
@@ -131,7 +143,7 @@ func TestTraceOnFailureByDefault(t *testing.T) {
 	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
 	defer srv.Close()
 	got, requested := loadInChromium(t, srv.URL+"/report.html")
-	if !strings.Contains(got.Text, "#3 assert") || !strings.Contains(got.Text, "started +") {
+	if !strings.Contains(got.Text, "#4 assert") || !strings.Contains(got.Text, "started +") {
 		t.Errorf("the page does not show the trace:\n%s", got.Text)
 	}
 	for _, u := range requested {
@@ -173,15 +185,21 @@ func TestTraceModes(t *testing.T) {
 		t.Errorf("on-failure kept the trace of a passing scenario: %+v %v", sr.Trace, traceDirs(t, out))
 	}
 	sr, out = run(false, "", "--trace", "on")
-	if len(sr.Trace) != 4 || sr.Trace[3].Screenshot == nil || len(traceDirs(t, out)) != 1 {
-		t.Errorf("--trace on kept %d steps, dirs %v", len(sr.Trace), traceDirs(t, out))
+	if len(sr.Trace) != 5 || sr.Trace[2].Screenshot == nil || len(traceDirs(t, out)) != 1 {
+		t.Fatalf("--trace on kept %d steps, dirs %v", len(sr.Trace), traceDirs(t, out))
+	}
+	// --trace on does not capture again after the passed assertions either.
+	for _, st := range sr.Trace[3:] {
+		if st.Screenshot != nil || st.SameAs == nil || *st.SameAs != 2 || st.Console == nil {
+			t.Errorf("--trace on: a passed assertion's step %+v, want no picture, sameAs 2 and its console", st)
+		}
 	}
 	sr, out = run(true, "", "--trace", "off")
 	if sr.Trace != nil || len(traceDirs(t, out)) != 0 {
 		t.Errorf("--trace off recorded a trace: %+v %v", sr.Trace, traceDirs(t, out))
 	}
 	sr, _ = run(false, `{"version": 1, "trace": "on"}`)
-	if len(sr.Trace) != 4 {
+	if len(sr.Trace) != 5 {
 		t.Errorf("config trace on kept %d steps", len(sr.Trace))
 	}
 	sr, _ = run(false, `{"version": 1, "trace": "on"}`, "--trace", "on-failure")

@@ -130,14 +130,17 @@ func OpName(op scenario.OperationReport) string {
 	return op.Op
 }
 
-// traceLine says a kept step trace is there: its steps, how many kept a picture, and the
-// directory of the first picture (a trace's files share one).
+// traceLine says a kept step trace is there: its steps, how many kept a picture (and how
+// many, not captured, an earlier step's picture stands for), and the directory of the first picture (a trace's files share one).
 func traceLine(w io.Writer, indent string, steps []scenario.TraceStep, artifactsDir string) {
 	if len(steps) == 0 {
 		return
 	}
-	pictures, where := 0, ""
+	pictures, same, where := 0, 0, ""
 	for _, st := range steps {
+		if st.SameAs != nil {
+			same++
+		}
 		if st.Screenshot != nil {
 			pictures++
 			if where == "" && !st.FromEvidence {
@@ -146,6 +149,9 @@ func traceLine(w io.Writer, indent string, steps []scenario.TraceStep, artifacts
 		}
 	}
 	fmt.Fprintf(w, "%strace: %d steps, %d with a picture", indent, len(steps), pictures)
+	if same > 0 {
+		fmt.Fprintf(w, ", %d shown by an earlier one (read-only)", same)
+	}
 	if where != "" {
 		fmt.Fprintf(w, " (%s; report.html shows them)", terminalSafe(where))
 	}

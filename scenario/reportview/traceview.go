@@ -40,8 +40,11 @@ type traceStepView struct {
 	Image      string
 	ImgW, ImgH int
 	NoImage    string
-	Redaction  string // what the masking did ("" for a failed step: its evidence has none)
-	Diag       *evidenceView
+	// SameAs names the step whose picture stands for this one ("#2"), a step not captured
+	// because it could not change the page: Image is then that step's picture.
+	SameAs    string
+	Redaction string // what the masking did ("" for a failed step: its evidence has none)
+	Diag      *evidenceView
 }
 
 // traceOf builds the view of steps; imgBase is the artifacts directory relative to the page.
@@ -83,6 +86,19 @@ func traceOf(key string, steps []scenario.TraceStep, artifactsDir, imgBase strin
 		}
 		sv.Diag = loadEvidence(artifactsDir, metas, st.Unavailable)
 		tv.Steps = append(tv.Steps, sv)
+	}
+	// A step not captured again shows the picture that stands for it, once that verified.
+	for i, st := range steps {
+		if st.SameAs == nil || st.Screenshot != nil {
+			continue
+		}
+		sv := &tv.Steps[i]
+		sv.SameAs = "#" + strconv.Itoa(*st.SameAs)
+		for _, o := range tv.Steps[:i] {
+			if o.Index == *st.SameAs && o.Image != "" {
+				sv.Image, sv.ImgW, sv.ImgH = o.Image, o.ImgW, o.ImgH
+			}
+		}
 	}
 	return tv
 }
