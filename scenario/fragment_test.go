@@ -133,6 +133,9 @@ func TestIncludeRefusals(t *testing.T) {
 			"operations[2].include", []string{"f/f.json: operations[1].request.url: expected an http or https URL"}},
 		{"include entry with op", map[string]string{"s.json": scenarioWith(`{"op":"read","include":"f.json"}`)},
 			"operations[0]", []string{`an include entry has only "include" and "id"`}},
+		// A condition on an include entry would be dropped: refused, as the schema does.
+		{"include entry with when", map[string]string{"s.json": scenarioWith(`{"include":"f.json","when":{"kind":"title","value":"x"}}`)},
+			"operations[0]", []string{`an include entry has only "include" and "id"`}},
 		{"cycle", map[string]string{"s.json": scenarioWith(`{"include":"a.json"}`),
 			"a.json":     `{"version":1,"fragment":"a","operations":[{"include":"sub/b.json"}]}`,
 			"sub/b.json": `{"version":1,"fragment":"b","operations":[{"op":"read"},{"include":"../a.json"}]}`},
