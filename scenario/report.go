@@ -167,6 +167,22 @@ type OperationReport struct {
 	Soft bool `json:"soft,omitempty"`
 }
 
+// Name is how a failure names the operation: "id (op)", "op" without an id, with ", soft"
+// inside the brackets for a soft assertion: "title (assert, soft)", "assert (soft)".
+func (op OperationReport) Name() string {
+	kind := op.Op
+	if op.Soft {
+		kind += ", soft"
+	}
+	switch {
+	case op.ID != "":
+		return op.ID + " (" + kind + ")"
+	case op.Soft:
+		return op.Op + " (soft)"
+	}
+	return op.Op
+}
+
 // NewRunID returns a fresh run id: UTC time plus random bits, sortable and unique.
 func NewRunID(now time.Time) string {
 	var b [4]byte

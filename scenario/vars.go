@@ -167,14 +167,9 @@ func walkVars(raw []byte, base int, path string, inOps bool, depth int, vs *varS
 		}
 	}
 	for _, m := range members {
-		p := m.key
-		switch {
-		case !object:
-			p = path + m.key
-		case isIdent(m.key) && path != "":
-			p = path + "." + m.key
-		case !isIdent(m.key):
-			p = path + "[" + strconv.Quote(m.key) + "]"
+		p := strictjson.JoinKey(path, m.key)
+		if !object {
+			p = path + m.key // an array's members come keyed "[i]"
 		}
 		if err := walkVars(m.raw, base+m.start, p, inOps || (path == "" && m.key == "operations"), depth+1, vs, edits); err != nil {
 			return err
@@ -207,23 +202,6 @@ func varObject(raw []byte, base int, path string, inOps bool, n int, val []byte,
 	repl, _ := json.Marshal(value)
 	*edits = append(*edits, varEdit{start: base, end: base + len(raw), repl: repl})
 	return nil
-}
-
-// isIdent is strictjson's rule for a key written after a dot in a path.
-func isIdent(key string) bool {
-	if key == "" {
-		return false
-	}
-	for i := 0; i < len(key); i++ {
-		c := key[i]
-		switch {
-		case c == '_', 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
-		case '0' <= c && c <= '9' && i > 0:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 func sortedNames(m map[string]string) []string {

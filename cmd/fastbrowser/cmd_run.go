@@ -229,7 +229,7 @@ func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string, l
 	fmt.Fprintf(st.stdout, "%-5s %s (%d ms%s)\n", label, sr.Title(), sr.DurationMs, attempts)
 	for _, op := range sr.Operations {
 		if op.Error != nil {
-			fmt.Fprintf(st.stdout, "      operations[%d] %s: %s: %s\n", op.Index, reportview.OpName(op), op.Error.Code, op.Error.Message)
+			fmt.Fprintf(st.stdout, "      operations[%d] %s: %s: %s\n", op.Index, op.Name(), op.Error.Code, op.Error.Message)
 			// Expected/received, the call log and the code frame (the line above said the
 			// message).
 			for _, line := range scenario.FailureOf(&op).Lines(false) {

@@ -22,7 +22,7 @@ func detail(s *scenario.ScenarioReport) string {
 		if op.Error == nil && op.Status != scenario.StatusFailed {
 			continue
 		}
-		fmt.Fprintf(&b, "operations[%d] %s: %s\n", op.Index, opName(op), op.Status)
+		fmt.Fprintf(&b, "operations[%d] %s: %s\n", op.Index, op.Name(), op.Status)
 		if op.Target != "" {
 			fmt.Fprintf(&b, "  target: %s\n", op.Target)
 		}
@@ -91,20 +91,4 @@ func writeError(b *strings.Builder, e *transport.OperationError) {
 			fmt.Fprintf(b, "  %s: %s\n", f[0], f[1])
 		}
 	}
-}
-
-// opName is "id (op)" when the operation has an id, else "op"; a soft assertion says so:
-// "id (assert, soft)", "assert (soft)".
-func opName(op *scenario.OperationReport) string {
-	kind := op.Op
-	if op.Soft {
-		kind += ", soft"
-	}
-	switch {
-	case op.ID != "":
-		return op.ID + " (" + kind + ")"
-	case op.Soft:
-		return op.Op + " (soft)"
-	}
-	return op.Op
 }

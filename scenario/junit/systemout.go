@@ -28,7 +28,7 @@ func systemOut(s *scenario.ScenarioReport) string {
 	}
 	for i := range s.Operations {
 		op := &s.Operations[i]
-		fmt.Fprintf(&b, "operations[%d] %s %s %dms", op.Index, opName(op), op.Status, op.DurationMs)
+		fmt.Fprintf(&b, "operations[%d] %s %s %dms", op.Index, op.Name(), op.Status, op.DurationMs)
 		if op.SkipReason != "" { // reached and skipped: its when did not hold
 			fmt.Fprintf(&b, " (%s)", op.SkipReason)
 		}

@@ -72,7 +72,7 @@ func failures(w io.Writer, indent string, ops []scenario.OperationReport, serr *
 		if op.Error == nil && op.Status != scenario.StatusFailed {
 			continue
 		}
-		fmt.Fprintf(w, "%soperations[%d] %s", indent, op.Index, terminalSafe(OpName(op)))
+		fmt.Fprintf(w, "%soperations[%d] %s", indent, op.Index, terminalSafe(op.Name()))
 		if op.Error != nil {
 			fmt.Fprintf(w, ": %s: %s", terminalSafe(string(op.Error.Code)), terminalSafe(op.Error.Message))
 		}
@@ -112,22 +112,6 @@ func WriteLogTails(w io.Writer, indent, artifactsDir string, diags []artifacts.M
 			fmt.Fprintf(w, "%s  | %s\n", indent, terminalSafe(line))
 		}
 	}
-}
-
-// OpName is how a failure names an operation: "id (op)", "op" without an id, with ", soft"
-// inside the brackets for a soft assertion: "title (assert, soft)".
-func OpName(op scenario.OperationReport) string {
-	kind := op.Op
-	if op.Soft {
-		kind += ", soft"
-	}
-	switch {
-	case op.ID != "":
-		return op.ID + " (" + kind + ")"
-	case op.Soft:
-		return op.Op + " (soft)"
-	}
-	return op.Op
 }
 
 // traceLine says a kept step trace is there: its steps, how many kept a picture (and how

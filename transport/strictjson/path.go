@@ -77,6 +77,18 @@ func (p *path) String() string {
 	return b.String()
 }
 
+// JoinKey appends an object key to a path written in this package's style: ".key" after
+// a non-empty path, "key" at the root, `["a key"]` for a key a dot would make ambiguous.
+func JoinKey(path, key string) string {
+	switch {
+	case !isIdentifier(key):
+		return path + "[" + strconv.Quote(key) + "]"
+	case path == "":
+		return key
+	}
+	return path + "." + key
+}
+
 // isIdentifier reports whether key can be written after a dot without ambiguity.
 func isIdentifier(key string) bool {
 	if key == "" {
