@@ -37,7 +37,10 @@ type exportFile struct {
 	ID             string            `json:"id"`
 	Description    string            `json:"description"`
 	AllowedOrigins []string          `json:"allowedOrigins,omitempty"`
-	Operations     []json.RawMessage `json:"operations"`
+	// Viewport is the session's --viewport: the one browser option a scenario file holds
+	// (headless is the runner's; a browser path, profile or proxy belong to the machine).
+	Viewport   *transport.Viewport `json:"viewport,omitempty"`
+	Operations []json.RawMessage   `json:"operations"`
 }
 
 // fromHistory is what the file's operations[K] was: a history index, or leadingNavigate.
@@ -83,6 +86,13 @@ func Export(rec Record, entries []Entry, opts ExportOptions) (*Exported, error) 
 	if o := rec.Options.AllowedOrigins; len(o) > 0 && !slices.Equal(o, []string{policy.Any}) {
 		f.AllowedOrigins = o // left out, a file without a fixture allows any origin, as "*" does
 	}
+	if rec.Options.Viewport != "" {
+		vp, err := transport.ParseViewport(rec.Options.Viewport)
+		if err != nil {
+			return nil, Errorf(CodeFailed, "the session's viewport %q: %v", rec.Options.Viewport, err)
+		}
+		f.Viewport = &vp
+	}
 	var from []int // from[K]: what operations[K] was
 	if rec.Options.URL != "" {
 		nav, err := marshal(map[string]any{"op": transport.OpNavigate, "request": map[string]string{"url": rec.Options.URL}})
@@ -94,7 +104,7 @@ func Export(rec Record, entries []Entry, opts ExportOptions) (*Exported, error) 
 	var kept []*Entry
 	for i := range history {
 		e := &history[i]
-		if (e.Status != StatusDone && e.Status != StatusSkipped) || skip[e.Index] {
+		if (e.Status != StatusDone && e.Status != StatusSkipped) || skip[e.Index] || isScreenshot(e.Export) {
 			continue
 		}
 		if len(bytes.TrimSpace(e.Export)) == 0 {
@@ -117,6 +127,13 @@ func Export(rec Record, entries []Entry, opts ExportOptions) (*Exported, error) 
 		return nil, exportRefusal(err, from, history, skip)
 	}
 	return &Exported{File: append(data, '\n'), Operations: len(f.Operations), Warnings: warnings(rec.startURL(), kept)}, nil
+}
+
+// isScreenshot: the exported form is a screenshot, which an export leaves out as the seed
+// does: it records how the page looked to the person building the scenario, not a step
+// of what the scenario does (failure evidence is the run's own).
+func isScreenshot(export json.RawMessage) bool {
+	return decodeExported(export).Op == transport.OpScreenshot
 }
 
 // marshal is indented JSON without HTML escaping (a URL's & stays &); json.RawMessage

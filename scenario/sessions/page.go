@@ -60,6 +60,12 @@ func (h *Host) settle(ctx context.Context) pageView {
 		if next.Error == nil && v.Error == nil && next.URL == v.URL && next.Title == v.Title && next.Outline == v.Outline {
 			return next
 		}
+		// A page that cannot be read twice in a row for the same reason (no tab selected
+		// after closeTab closed the selected one) is as settled as it gets: looking on
+		// until the deadline would only delay the answer.
+		if next.Error != nil && v.Error != nil && next.Error.Code == v.Error.Code && next.Error.Message == v.Error.Message {
+			return next
+		}
 		v = next
 	}
 	return v
