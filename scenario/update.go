@@ -165,14 +165,29 @@ func writtenRecording(data []byte, at string, rec json.RawMessage) ([]byte, erro
 		}
 		req["text"] = json.RawMessage(v.Raw)
 	}
+	var target map[string]json.RawMessage
+	if json.Unmarshal(req["target"], &target) == nil && target != nil {
+		// The order a person writes a target in: role, name, exact.
+		t, err := orderedObject(target, []string{"role", "name", "exact"})
+		if err != nil {
+			return nil, err
+		}
+		req["target"] = t
+	}
+	// The order a person writes an act in: action, target, then its value.
+	return orderedObject(req, []string{"action", "target", "text", "option", "key"})
+}
+
+// orderedObject writes the members of m named in keys, in that order, as `{"k": v, …}`
+// (HTML characters unescaped, as a person writes them).
+func orderedObject(m map[string]json.RawMessage, keys []string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	// The order a person writes an act in: action, target, then its value.
 	buf.WriteByte('{')
 	n := 0
-	for _, k := range []string{"action", "target", "text", "option", "key"} {
-		v, ok := req[k]
+	for _, k := range keys {
+		v, ok := m[k]
 		if !ok {
 			continue
 		}
@@ -181,7 +196,15 @@ func writtenRecording(data []byte, at string, rec json.RawMessage) ([]byte, erro
 		}
 		n++
 		fmt.Fprintf(&buf, "%q: ", k)
-		if err := enc.Encode(v); err != nil {
+		var val any
+		if err := json.Unmarshal(v, &val); err != nil {
+			return nil, err
+		}
+		if obj, isObj := val.(map[string]any); isObj && len(obj) > 0 {
+			buf.Write(v) // already written in order (or the file's own bytes)
+			continue
+		}
+		if err := enc.Encode(val); err != nil {
 			return nil, err
 		}
 		buf.Truncate(buf.Len() - 1) // Encode's newline
