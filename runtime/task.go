@@ -28,12 +28,18 @@ func (r *Runtime) runTask(ctx context.Context, req *transport.Task, octx *transp
 	if r.model == nil {
 		return nil, modelRequired(transport.OpTask)
 	}
+	// Variables first: an {"env"} value is a secret from here on, so the checks below and
+	// every scrub know it before the model is asked anything.
+	vars, err := r.taskVariables(req)
+	if err != nil {
+		return nil, err
+	}
 	if r.secrets.Scrub(req.Goal) != req.Goal {
 		return nil, transport.Invalid(transport.OpTask, "request.goal", "the goal holds a secret's value; a model never sees one")
 	}
 	ctx, cancel := context.WithTimeout(ctx, transport.TaskBudget(req))
 	defer cancel()
-	t := &taskRun{r: r, req: req, octx: octx, tab: req.Tab, maxTurns: req.MaxTurns, maxActions: req.MaxActions}
+	t := &taskRun{r: r, req: req, octx: octx, tab: req.Tab, maxTurns: req.MaxTurns, maxActions: req.MaxActions, vars: vars}
 	if req.Allow != nil {
 		t.allow = *req.Allow
 	}
@@ -77,6 +83,7 @@ type taskRun struct {
 	tab                  string // the tab the task works on: the request's, else the one first observed
 	maxTurns, maxActions int
 	allow                transport.TaskAllow // what the host enabled beyond the snapshot-verifiable actions
+	vars                 map[string]taskVar  // the request's variables, resolved (taskvars.go)
 
 	page     *transport.ObserveResult // the latest observation
 	history  []model.Message          // the tool calls so far and what they returned

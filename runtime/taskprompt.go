@@ -79,7 +79,10 @@ func (t *taskRun) tools() []model.Tool {
 // current page riding on the latest answer.
 func (t *taskRun) request() model.Request {
 	var goal strings.Builder
-	goal.WriteString("Goal: " + t.req.Goal + "\n")
+	goal.WriteString("Goal: " + t.goal() + "\n")
+	if t.hasSecretVariables() {
+		goal.WriteString("A value the goal names as a placeholder such as %password% is kept from you: to type it, write the placeholder itself as the text.\n")
+	}
 	if p := t.req.Postcondition; p != nil {
 		fmt.Fprintf(&goal, "The task succeeds when the page's %s is %q (checked by the runtime).\n", postKind(p.Kind), p.Value)
 	} else {

@@ -124,7 +124,7 @@ func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.Tu
 		if oe := transport.AsOperationError(transport.OpTask, err); oe.MutationState != transport.NotAttempted {
 			t.mutation = transport.Unknown
 			action.Outcome = string(oe.Code)
-			t.actions = append(t.actions, action)
+			t.record(action, a)
 		}
 		// The task's state, not this call's: an action dispatched on an earlier turn has
 		// changed the page even when this one never reached it.
@@ -138,7 +138,7 @@ func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.Tu
 	}
 	if err := t.settle(ctx); err != nil {
 		action.Outcome = string(transport.AsOperationError(transport.OpTask, err).Code)
-		t.actions = append(t.actions, action)
+		t.record(action, a)
 		return false, err
 	}
 	rc.ObserveMs, t.observeMs = t.observeMs, 0
@@ -151,7 +151,7 @@ func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.Tu
 	if changed {
 		action.Outcome = transport.ActionChanged
 	}
-	t.actions = append(t.actions, action)
+	t.record(action, a)
 	t.answer(call, actedText(a, node, action.Diff, changed))
 	if t.req.Postcondition == nil {
 		// A one-action task (an act in words): its action was dispatched and the page was
@@ -159,6 +159,12 @@ func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.Tu
 		return true, nil
 	}
 	return t.holds(ctx, transport.WaitNone)
+}
+
+// record adds a dispatched action to the task's accounting, with the variables it used.
+func (t *taskRun) record(action transport.TaskAction, a actArgs) {
+	t.account(&action, a.Option)
+	t.actions = append(t.actions, action)
 }
 
 // proposed is the accounting of the action op about to be dispatched, as the outline named
@@ -231,6 +237,11 @@ func (t *taskRun) authorise(a actArgs) (transport.Operation, *transport.OutlineN
 		if t.r.secrets.Scrub(s) != s {
 			return nil, nil, refuse(t.mutation, "act's text holds a secret's value; a task never types one")
 		}
+	}
+	if act.Text != nil {
+		// Only now, checked as the model wrote it: the variables' values go in (an {"env"}
+		// one's marks the text secret, so the field is masked and the value scrubbed).
+		act.Text = t.typed(a.Text)
 	}
 	if node.Role == "link" && node.Href != "" {
 		to, err := t.resolve(node.Href)

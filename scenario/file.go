@@ -123,6 +123,16 @@ type Operation struct {
 	// (assertion_failed or element_not_found) the failure is recorded and the scenario goes
 	// on; the scenario fails at its end. Any other failure still ends the scenario.
 	Soft bool `json:"soft,omitempty"`
+	// Words, on op "act" only, is the act in words (actwords.go): Request is then its
+	// recording, replayed without a model and healed by the words when it no longer matches;
+	// without a Request the act always runs by its words (a model is needed).
+	Words string `json:"words,omitempty"`
+	// Variables (only with Words) are the values the words name as %name%, passed to the
+	// task that heals as its variables: a literal, or {"env": NAME} never shown to a model.
+	Variables map[string]*transport.Text `json:"variables,omitempty"`
+	// ReplayIf (only with Words and Request) gates the replay: the recording is replayed
+	// only while each named variable's value has the recorded salted digest.
+	ReplayIf []ReplayCondition `json:"replayIf,omitempty"`
 
 	// req is the decoded request (relative URLs already resolved); step replaces it for
 	// op "step".

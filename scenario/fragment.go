@@ -145,7 +145,7 @@ type expanded struct {
 // include loads, checks and expands the fragment one entry names; it returns the prefix
 // name and the fragment's expanded operations.
 func (x *expander) include(entry *Operation, path string, src source, prefix string, scope *refScope, start int) (string, *expanded, error) {
-	if entry.Op != "" || len(entry.Request) > 0 || len(entry.Step) > 0 || entry.Context != nil || entry.TimeoutMs != 0 || entry.Soft || entry.When != nil {
+	if entry.Op != "" || len(entry.Request) > 0 || len(entry.Step) > 0 || entry.Context != nil || entry.TimeoutMs != 0 || entry.Soft || entry.When != nil || entry.Words != "" || entry.Variables != nil || entry.ReplayIf != nil {
 		return "", nil, fail(path, `an include entry has only "include" and "id"`)
 	}
 	if entry.ID != "" && !names.IDShaped(entry.ID) {

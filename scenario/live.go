@@ -70,7 +70,7 @@ func (l *Live) Check(raw []byte, dir string) (*Operation, error) {
 // Run runs op (from Check) after the kept operations: skipped, with no result and no error,
 // when its when did not hold.
 func (l *Live) Run(ctx context.Context, rt transport.Caller, op *Operation) (transport.Result, bool, error) {
-	return runOperation(op.requestBudget(ctx), rt, op, l.ops, l.results, l.initial)
+	return runOperation(op.requestBudget(ctx), rt, op, l.ops, l.results, l.initial, &opRun{})
 }
 
 // Keep appends op, which passed (res) or was skipped (nil).

@@ -416,6 +416,9 @@ func checkOperation(ops []Operation, i int, ids map[string]int, base *url.URL) e
 	if op.Soft && op.Op != transport.OpAssert {
 		return fail(path+".soft", `"soft" goes with op "assert" (a soft assertion); `+quote(clip(op.Op))+" cannot be soft")
 	}
+	if err := checkWords(op, path); err != nil {
+		return err
+	}
 	if op.Context != nil {
 		if op.Op == OpStep || op.Op == transport.OpNarrowOriginPolicy {
 			return fail(path+".context", "a context goes with browser operations, not with "+op.Op)
@@ -442,6 +445,9 @@ func checkOperation(ops []Operation, i int, ids map[string]int, base *url.URL) e
 	}
 	if len(op.Step) > 0 {
 		return fail(path+".step", `"step" goes with op "step"`)
+	}
+	if op.Words != "" && len(op.Request) == 0 {
+		return nil // an act in words without a recording: it always runs by its words
 	}
 	fr, ok := newFileRequest(op.Op)
 	if !ok {

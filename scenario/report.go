@@ -165,6 +165,9 @@ type OperationReport struct {
 	// Soft says the operation is a soft assertion ("soft": true): its failure let the
 	// scenario go on, and failed it at the end.
 	Soft bool `json:"soft,omitempty"`
+	// Healed says an act with words did not replay its recording but ran by its words
+	// (actwords.go): passed, with what it acted on instead and why.
+	Healed *Healed `json:"healed,omitempty"`
 }
 
 // Name is how a failure names the operation: "id (op)", "op" without an id, with ", soft"

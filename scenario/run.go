@@ -279,7 +279,9 @@ func (s *runState) operations(ctx context.Context, rt Session) error {
 		var res transport.Result
 		var err error
 		var skipped bool
-		res, skipped, err = runOperation(op.requestBudget(ctx), rt, &op, s.l.Operations, results, initial)
+		h := &opRun{lookup: s.env.Lookup}
+		res, skipped, err = runOperation(op.requestBudget(ctx), rt, &op, s.l.Operations, results, initial, h)
+		or.Healed = h.healed
 		or.DurationMs = time.Since(started).Milliseconds()
 		if skipped {
 			or.SkipReason = skippedByWhen
@@ -353,8 +355,8 @@ const skippedByWhen = "its when condition did not hold"
 
 // runOperation runs ops[i] (op) after its when, with its tab and context resolved from the
 // earlier operations' results: skipped (and no result, no error) when the condition did not
-// hold.
-func runOperation(ctx context.Context, rt transport.Caller, op *Operation, ops []Operation, results []transport.Result, initial string) (transport.Result, bool, error) {
+// hold. h says how an act with words healed (actwords.go).
+func runOperation(ctx context.Context, rt transport.Caller, op *Operation, ops []Operation, results []transport.Result, initial string, h *opRun) (transport.Result, bool, error) {
 	if op.When != nil {
 		ok, err := op.When.holds(ctx, rt)
 		if err != nil {
@@ -368,7 +370,11 @@ func runOperation(ctx context.Context, rt transport.Caller, op *Operation, ops [
 		res, err := runStep(ctx, rt, op.step)
 		return res, false, err
 	}
-	tab, err := resolveTab(op.req.tab, ops, results, initial)
+	var ref *TabRef
+	if op.req != nil { // nil only for an act in words without a recording
+		ref = op.req.tab
+	}
+	tab, err := resolveTab(ref, ops, results, initial)
 	if err != nil {
 		return nil, false, err
 	}
@@ -379,6 +385,10 @@ func runOperation(ctx context.Context, rt transport.Caller, op *Operation, ops [
 		// instead would undo the narrowing silently.
 		return nil, false, transport.NewError(op.Op, transport.PhaseValidate, transport.CodeInvalidRequest, transport.RetryNever, transport.NotAttempted,
 			"the narrowOriginPolicy this operation's context names was skipped (its when did not hold): there is no narrowed policy to run under").WithPath("context.operation")
+	}
+	if op.Words != "" {
+		res, err := h.runWords(ctx, rt, op, tab, oc)
+		return res, false, err
 	}
 	res, err := rt.Call(ctx, op.req.bind(tab), oc)
 	return res, false, err

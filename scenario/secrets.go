@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -54,9 +55,16 @@ func secretRefs(l *Loaded) []secretRef {
 		switch {
 		case op.step != nil:
 			text, path = op.step.Text, path+".step.text"
-		default:
+		case op.req != nil:
 			if a, ok := op.req.op.(*transport.Act); ok {
 				text, path = a.Text, path+".request.text"
+			}
+		}
+		// An act in words' {"env"} variables are secrets too: masked from the run's start,
+		// whether its recording types them or the task that heals it does.
+		for _, name := range slices.Sorted(maps.Keys(op.Variables)) {
+			if env := op.Variables[name].EnvName(); env != "" {
+				refs = append(refs, secretRef{path: fmt.Sprintf("operations[%d].variables.%s.env", i, name), name: env, op: i})
 			}
 		}
 		if text != nil && text.EnvName() != "" {

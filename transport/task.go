@@ -71,6 +71,11 @@ type Task struct {
 	// Allow is what the host enables beyond the snapshot-verifiable actions (click, type,
 	// select, check, uncheck, press); nil enables nothing.
 	Allow *TaskAllow `json:"allow,omitempty"`
+	// Variables are the values the goal names as %name% (name: a letter or _, then letters, digits
+	// or _; at most 64). A literal's value is shown to the model in place of its placeholder; an
+	// {"env":"NAME"} value never is: the model sees %name% and types it as its placeholder, and the
+	// runtime puts the value in at dispatch.
+	Variables map[string]*Text `json:"variables,omitempty"`
 }
 
 // TaskAllow enables, each on its own, what a task refuses by default because an outline
@@ -114,10 +119,17 @@ type TaskAction struct {
 	Outcome string `json:"outcome"`
 	// Diff counts what changed in the outline between the observations either side of it.
 	Diff OutlineDiff `json:"diff"`
-	// Text is what a type action typed, in this process only (never encoded, so never in
-	// an output, a report or a history): an act in words exports it for its replay. It is a
-	// literal the model chose; a task refuses text holding a secret before dispatch.
+	// Text is what a type action typed as the model wrote it, with the task's variables as
+	// their placeholders (%password%), in this process only (never encoded, so never in an
+	// output, a report or a history): an act in words exports it for its replay. A text
+	// exactly equal to a literal variable's value is its placeholder here, and the value of
+	// an {"env"} variable is never in it (a task refuses model text holding a secret).
 	Text string `json:"-"`
+	// Variables are the task variables whose value the action used, sorted: typed through
+	// its placeholder, typed as the exact value of a literal one, or a literal one's value
+	// in the element's accessible name, the selected option or the navigate URL (so an
+	// exporter knows a recording of the action depends on it).
+	Variables []string `json:"variables,omitempty"`
 }
 
 // Action outcomes besides a code. An action is unchanged when the settled observation after
@@ -205,6 +217,9 @@ func (r Task) Validate() error {
 			return Invalid(OpTask, "request.postcondition", "a task needs a postcondition (only a one-action task, maxActions 1, may leave it out)")
 		}
 	} else if err := checkPostcondition(OpTask, "request.postcondition", *r.Postcondition); err != nil {
+		return err
+	}
+	if err := checkTaskVariables(r.Variables); err != nil {
 		return err
 	}
 	return checkTaskTimeout(OpTask, r.TimeoutMs)

@@ -21,6 +21,10 @@ type Text struct {
 // Literal is a Text typed as given.
 func Literal(s string) *Text { return &Text{literal: s} }
 
+// SecretLiteral is a Text typed as given whose value holds a secret (a task's text with an
+// {"env"} variable put in): the runtime masks it like a resolved env reference.
+func SecretLiteral(s string) *Text { return &Text{literal: s, secret: true} }
+
 // FromEnv is a Text read from the environment variable name when resolved.
 func FromEnv(name string) *Text { return &Text{env: name, secret: true} }
 

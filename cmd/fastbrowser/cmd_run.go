@@ -39,6 +39,7 @@ func runCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "base-url", Usage: "the site under test is already running at `URL`: every scenario uses it in external mode (no managed server)"},
 			&cli.StringFlag{Name: "readiness-url", Usage: "with --base-url: the `URL` to probe for readiness (default: the base URL)"},
 			&cli.BoolFlag{Name: "json", Usage: "print only the run summary as JSON on stdout"},
+			&cli.BoolFlag{Name: "update", Usage: "write each healed recording of an act in words back into its scenario (or fragment) file, in place"},
 			artifactsModeFlag(),
 			serverLogFlag(),
 			configFlag(),
@@ -186,9 +187,11 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 		return err
 	}
 	counts := rep.Count()
+	updated := healedRecordings(ro.st, rep, c.Bool("update"), c.Bool("json"))
 	if c.Bool("json") {
 		sum := newRunSummary(rep, reportPath)
 		sum.Config = rs.config
+		sum.Healed, sum.Updated = rep.HealedCount(), updated
 		_ = json.NewEncoder(ro.st.stdout).Encode(sum)
 	} else {
 		fmt.Fprintf(ro.st.stdout, "\n%s in %.1fs\nreport: %s\n", summaryCounts(rep), float64(rep.DurationMs)/1000, reportPath)
@@ -237,6 +240,9 @@ func printScenario(st *state, sr scenario.ScenarioReport, artifactsDir string, l
 			}
 			reportview.WriteNetworkLines(st.stdout, "        ", artifactsDir, op.Evidence)
 		}
+		if h := op.Healed; h != nil {
+			fmt.Fprintf(st.stdout, "      operations[%d] %s: %s\n", op.Index, op.Name(), op.HealedText())
+		}
 	}
 	if sr.Error != nil {
 		fmt.Fprintf(st.stdout, "      %s: %s\n", sr.Error.Code, sr.Error.Message)
@@ -267,6 +273,9 @@ func summaryCounts(rep *scenario.Report) string {
 	}
 	if interrupted > 0 {
 		line += fmt.Sprintf(", %d interrupted", interrupted)
+	}
+	if n := rep.HealedCount(); n > 0 {
+		line += fmt.Sprintf(" (%d operation(s) healed)", n)
 	}
 	return line
 }

@@ -14,6 +14,10 @@ type runSummary struct {
 	DurationMs int64           `json:"durationMs"`
 	Report     string          `json:"report"`
 	Config     string          `json:"config,omitempty"` // the run config file used
+	// Healed counts the acts in words that ran by their words instead of their recording
+	// (they passed); Updated lists the files --update wrote their new recordings into.
+	Healed  int      `json:"healed,omitempty"`
+	Updated []string `json:"updated,omitempty"`
 	// Failed, Errored (error or interrupted) and Flaky list scenario ids in run order;
 	// always present, empty when none.
 	Failed  []string       `json:"failed"`

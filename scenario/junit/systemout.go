@@ -32,6 +32,9 @@ func systemOut(s *scenario.ScenarioReport) string {
 		if op.SkipReason != "" { // reached and skipped: its when did not hold
 			fmt.Fprintf(&b, " (%s)", op.SkipReason)
 		}
+		if h := op.HealedText(); h != "" { // an act in words ran by its words
+			fmt.Fprintf(&b, " (%s)", h)
+		}
 		b.WriteByte('\n')
 	}
 	return b.String()

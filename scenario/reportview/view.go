@@ -76,12 +76,14 @@ type opView struct {
 	Status string
 	// SkipReason says why an operation that was reached was skipped (its when did not hold).
 	SkipReason string
-	Duration   string
-	Posture    string
-	Blocked    []transport.Blocked
-	Dialogs    []transport.Dialog
-	Error      *errorView
-	Evidence   *evidenceView
+	// Healed says an act in words ran by its words, not its recording (OperationReport.HealedText).
+	Healed   string
+	Duration string
+	Posture  string
+	Blocked  []transport.Blocked
+	Dialogs  []transport.Dialog
+	Error    *errorView
+	Evidence *evidenceView
 	// Failure is a failed operation's expected/received, call log and code frame
 	// (scenario.Failure), shown under its error.
 	Failure *failureView
@@ -177,7 +179,7 @@ func buildPage(rep *scenario.Report, artifactsDir, imgBase string) pageView {
 func opViewOf(op scenario.OperationReport, artifactsDir string) opView {
 	ov := opView{
 		Index: op.Index, ID: op.ID, Op: op.Op, Target: op.Target, Value: op.Value, HTTP: op.HTTPStatus,
-		Status: op.Status, SkipReason: op.SkipReason, Duration: formatMs(op.DurationMs), Soft: op.Soft,
+		Status: op.Status, SkipReason: op.SkipReason, Healed: op.HealedText(), Duration: formatMs(op.DurationMs), Soft: op.Soft,
 		Posture: string(op.Posture), Blocked: op.Blocked, Dialogs: op.Dialogs, Error: errorOf(op.Error),
 	}
 	ov.Failure = failureOf(&op)

@@ -3,6 +3,7 @@ package sessions
 import (
 	"encoding/json"
 
+	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
@@ -50,30 +51,22 @@ func actInWords(raw json.RawMessage) (entry json.RawMessage, ok bool, err error)
 	return b, true, err
 }
 
-// actExport is the act an act in words dispatched, as the export keeps it: the action on
-// the element named by role and exact accessible name, with the text, option or key it
-// used (a navigate as the navigate to its URL), and the entry's id and when. ok is false when the task reports no action.
+// actExport is the act an act in words dispatched, as the export keeps it
+// (scenario.ActRecording: the action on the element named by role and exact accessible
+// name, with the text, option or key it used; a navigate as the navigate to its URL), with
+// the entry's id and when. ok is false when the task reports no replayable action.
 func actExport(entry json.RawMessage, res *transport.TaskResult) (json.RawMessage, bool) {
 	if res == nil || len(res.Actions) == 0 {
 		return nil, false
 	}
-	a := res.Actions[0]
-	r := a.Receipt
-	req := map[string]any{"action": r.Action, "target": map[string]any{"role": r.Role, "name": r.Name, "exact": true}}
-	switch r.Action {
-	case transport.ActType:
-		req["text"] = a.Text
-	case transport.ActSelect:
-		req["option"] = r.Option
-	case transport.ActPress:
-		req["key"] = r.Key
+	rec, ok := scenario.ActRecording(res.Actions[0], nil)
+	if !ok {
+		return nil, false
 	}
-	out := map[string]any{"op": transport.OpAct, "request": req}
-	if a.URL != "" {
-		// The model navigated (an act has no navigate action): the navigate it dispatched.
-		out = map[string]any{"op": transport.OpNavigate, "request": map[string]any{"url": a.URL}}
+	var out, top map[string]json.RawMessage
+	if json.Unmarshal(rec, &out) != nil {
+		return nil, false
 	}
-	var top map[string]json.RawMessage
 	_ = json.Unmarshal(entry, &top)
 	for _, k := range []string{"id", "when"} {
 		if v, ok := top[k]; ok {
