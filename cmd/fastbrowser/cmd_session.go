@@ -93,7 +93,7 @@ func sessionDoCommand(st *state) *cli.Command {
 			}
 			// The session's record names the model's key variable, if any: its value is sent
 			// with the operation's {"env"} values, read here, on each do.
-			req := sessions.DoRequest{Operation: json.RawMessage(raw), Env: sessions.EnvValues(rec.Options, raw, st.lookup()), Dir: wd}
+			req := sessions.DoRequest{Operation: json.RawMessage(raw), Env: sessions.EnvValues(rec, raw, st.lookup()), Dir: wd}
 			out, err := callHost(c.Context, st, d, rec, sessions.CallDo, req)
 			if err != nil {
 				return sessionFailure(st, err)

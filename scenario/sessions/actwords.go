@@ -16,7 +16,7 @@ import (
 
 // actInWords reads an act in words (with optional id, when and timeout) as the task entry it
 // runs as; ok is false when raw is not one.
-func actInWords(raw json.RawMessage) (entry json.RawMessage, ok bool, err error) {
+func actInWords(raw json.RawMessage, vars variables) (entry json.RawMessage, ok bool, err error) {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(raw, &top) != nil {
 		return nil, false, nil
@@ -30,6 +30,9 @@ func actInWords(raw json.RawMessage) (entry json.RawMessage, ok bool, err error)
 		return nil, true, Errorf(CodeInvalidInput, "act: expected what to do, in words")
 	}
 	req := map[string]any{"goal": goal, "maxActions": 1}
+	if named := vars.named(goal); len(named) > 0 {
+		req["variables"] = named.taskForm()
+	}
 	out := map[string]any{"op": transport.OpTask}
 	for k, v := range top {
 		switch {
@@ -51,30 +54,64 @@ func actInWords(raw json.RawMessage) (entry json.RawMessage, ok bool, err error)
 	return b, true, err
 }
 
-// actExport is the act an act in words dispatched, as the export keeps it
-// (scenario.ActRecording: the action on the element named by role and exact accessible
-// name, with the text, option or key it used; a navigate as the navigate to its URL), with
-// the entry's id and when. ok is false when the task reports no replayable action.
-func actExport(entry json.RawMessage, res *transport.TaskResult) (json.RawMessage, bool) {
+// wordsExport is how an act in words is exported (docs/sessions.md "session export"): its
+// words with the recording of the action its task dispatched (scenario.ActRecording: the
+// action on the element named by role and exact accessible name, with the text, option or
+// key it used), so that `run` replays the recording without a model and heals by the words
+// when the page changed: {"op":"act","words":…,"request":…,"variables"?,"replayIf"?}, with
+// the entry's id and when. A navigate the model chose is exported as that navigate.
+//
+// The variables the words name are kept as {"env": NAME} or {"var": name} (defaults gets a
+// literal's value, the file's variable); each one the action never used gets a replayIf
+// digest of the value it had. An action that used a variable's value in what it acted on
+// (or mixed a placeholder into other text) has no recording a replay could trust: the act
+// is exported by its words alone (replays false: replaying it needs a model). ok is false
+// when the task reports no action.
+func wordsExport(entry json.RawMessage, words string, named variables, res *transport.TaskResult, env map[string]string, defaults map[string]string) (out json.RawMessage, replays, ok bool) {
 	if res == nil || len(res.Actions) == 0 {
-		return nil, false
+		return nil, false, false
 	}
-	rec, ok := scenario.ActRecording(res.Actions[0], nil)
-	if !ok {
-		return nil, false
+	a := res.Actions[0]
+	texts := map[string]*transport.Text{}
+	for name, v := range named {
+		texts[name] = transport.Literal(v.literal)
+		if v.env != "" {
+			texts[name] = transport.FromEnv(v.env)
+		}
 	}
-	var out, top map[string]json.RawMessage
-	if json.Unmarshal(rec, &out) != nil {
-		return nil, false
+	rec, recorded := scenario.ActRecording(a, texts)
+	var x map[string]json.RawMessage
+	if recorded && json.Unmarshal(rec, &x) != nil {
+		return nil, false, false
 	}
+	switch {
+	case recorded && string(x["op"]) == `"`+transport.OpNavigate+`"`:
+		// The model navigated: the navigate it dispatched replays it.
+	case recorded:
+		x = map[string]json.RawMessage{"op": x["op"], "request": x["request"]}
+	case a.Receipt.Action == "" && a.URL == "":
+		return nil, false, false
+	default:
+		x = map[string]json.RawMessage{"op": json.RawMessage(`"` + transport.OpAct + `"`)}
+	}
+	if string(x["op"]) == `"`+transport.OpAct+`"` {
+		x["words"], _ = json.Marshal(words)
+		if len(named) > 0 {
+			x["variables"], _ = json.Marshal(named.exportForm(defaults))
+		}
+		if conds := replayIf(named, a.Variables, env); recorded && len(conds) > 0 {
+			x["replayIf"], _ = json.Marshal(conds)
+		}
+	}
+	var top map[string]json.RawMessage
 	_ = json.Unmarshal(entry, &top)
 	for _, k := range []string{"id", "when"} {
 		if v, ok := top[k]; ok {
-			out[k] = v
+			x[k] = v
 		}
 	}
-	b, err := json.Marshal(out)
-	return b, err == nil
+	b, err := json.Marshal(x)
+	return b, recorded, err == nil
 }
 
 // turnsOf are a task's or extract's turn receipts: from its result, or from the error it

@@ -10,7 +10,7 @@ import (
 )
 
 func TestActInWordsIsAOneActionTask(t *testing.T) {
-	entry, ok, err := actInWords(json.RawMessage(`{"act":"Click the Sign in button","id":"sign","timeout":"5s","when":{"kind":"title","value":"Login"}}`))
+	entry, ok, err := actInWords(json.RawMessage(`{"act":"Click the Sign in button","id":"sign","timeout":"5s","when":{"kind":"title","value":"Login"}}`), nil)
 	if !ok || err != nil {
 		t.Fatalf("ok=%v err=%v", ok, err)
 	}
@@ -31,11 +31,11 @@ func TestActInWordsIsAOneActionTask(t *testing.T) {
 		t.Fatalf("the task does not validate: %v", err)
 	}
 	for _, in := range []string{`{"click":"e1"}`, `{"op":"act","request":{}}`, `{"act":{"x":1}}`} {
-		if _, ok, _ := actInWords(json.RawMessage(in)); ok {
+		if _, ok, _ := actInWords(json.RawMessage(in), nil); ok {
 			t.Errorf("%s read as an act in words", in)
 		}
 	}
-	if _, _, err := actInWords(json.RawMessage(`{"act":"Click it","goal":"x"}`)); err == nil || !strings.Contains(err.Error(), `"goal"`) {
+	if _, _, err := actInWords(json.RawMessage(`{"act":"Click it","goal":"x"}`), nil); err == nil || !strings.Contains(err.Error(), `"goal"`) {
 		t.Fatalf("an unknown field: got %v", err)
 	}
 }
@@ -47,16 +47,19 @@ func TestActExportNamesTheElementExactly(t *testing.T) {
 		want   string
 	}{
 		{transport.TaskAction{Receipt: transport.Receipt{Action: "click", Ref: "e3", Role: "button", Name: "Sign in"}},
-			`{"id":"a","op":"act","request":{"action":"click","target":{"exact":true,"name":"Sign in","role":"button"}},"when":{"kind":"title","value":"T"}}`},
+			`{"id":"a","op":"act","request":{"action":"click","target":{"exact":true,"name":"Sign in","role":"button"}},"when":{"kind":"title","value":"T"},"words":"g"}`},
 		{transport.TaskAction{Receipt: transport.Receipt{Action: "type", Ref: "e4", Role: "textbox", Name: "User"}, Text: "ada"},
-			`{"id":"a","op":"act","request":{"action":"type","target":{"exact":true,"name":"User","role":"textbox"},"text":"ada"},"when":{"kind":"title","value":"T"}}`},
+			`{"id":"a","op":"act","request":{"action":"type","target":{"exact":true,"name":"User","role":"textbox"},"text":"ada"},"when":{"kind":"title","value":"T"},"words":"g"}`},
 		{transport.TaskAction{Receipt: transport.Receipt{Action: "select", Role: "combobox", Name: "Colour", Option: "Blue"}},
-			`{"id":"a","op":"act","request":{"action":"select","option":"Blue","target":{"exact":true,"name":"Colour","role":"combobox"}},"when":{"kind":"title","value":"T"}}`},
+			`{"id":"a","op":"act","request":{"action":"select","option":"Blue","target":{"exact":true,"name":"Colour","role":"combobox"}},"when":{"kind":"title","value":"T"},"words":"g"}`},
 		{transport.TaskAction{Receipt: transport.Receipt{Action: "press", Role: "textbox", Name: "Search", Key: "Enter"}},
-			`{"id":"a","op":"act","request":{"action":"press","key":"Enter","target":{"exact":true,"name":"Search","role":"textbox"}},"when":{"kind":"title","value":"T"}}`},
+			`{"id":"a","op":"act","request":{"action":"press","key":"Enter","target":{"exact":true,"name":"Search","role":"textbox"}},"when":{"kind":"title","value":"T"},"words":"g"}`},
 	}
 	for _, c := range cases {
 		x, ok := actExport(entry, &transport.TaskResult{Actions: []transport.TaskAction{c.action}})
+		if !ok {
+			t.Fatalf("%s: not exported", c.action.Receipt.Action)
+		}
 		if !ok || string(x) != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.action.Receipt.Action, x, c.want)
 		}
@@ -67,6 +70,12 @@ func TestActExportNamesTheElementExactly(t *testing.T) {
 	if _, ok := actExport(entry, &transport.TaskResult{}); ok {
 		t.Fatal("a task with no action exported")
 	}
+}
+
+// actExport is wordsExport of an act in words "g" without variables.
+func actExport(entry json.RawMessage, res *transport.TaskResult) (json.RawMessage, bool) {
+	x, replays, ok := wordsExport(entry, "g", nil, res, nil, map[string]string{})
+	return x, ok && replays
 }
 
 func TestTurnsOfResultAndFailure(t *testing.T) {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,7 +46,11 @@ type DoResult struct {
 	// Actions are a task's accounting, the actions it dispatched, also when it failed (never
 	// what a type typed).
 	Actions []transport.TaskAction `json:"actions,omitempty"`
-	Error   *ErrorBody             `json:"error,omitempty"`
+	// Replays, for an act in words that was done: whether its export replays the action it
+	// took without a model (false: it used a variable's value in what it acted on, so the
+	// export keeps its words alone).
+	Replays *bool      `json:"replays,omitempty"`
+	Error   *ErrorBody `json:"error,omitempty"`
 }
 
 // do runs one operation and records it.
@@ -53,9 +59,20 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err := json.Unmarshal(raw, &req); err != nil || len(req.Operation) == 0 {
 		return nil, Errorf(CodeInvalidInput, "the do request is malformed")
 	}
-	entryJSON, words, err := actInWords(req.Operation)
+	opRaw, given, err := splitVariables(req.Operation)
+	if err != nil {
+		return nil, err
+	}
+	vars, err := h.doVariables(given, req.Env)
+	if err != nil {
+		return nil, err
+	}
+	entryJSON, words, err := actInWords(opRaw, vars)
+	textVar := ""
 	if !words || !h.hasModel {
-		entryJSON, err = normalize(req.Operation)
+		if entryJSON, err = normalize(opRaw); err == nil {
+			entryJSON, textVar, err = typedText(entryJSON, vars)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -63,9 +80,10 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err := h.admitKey(req.Env); err != nil {
 		return nil, err
 	}
-	if err := h.admitSecrets(entryJSON, req.Env); err != nil {
+	if err := h.admitSecrets(entryJSON, req.Env, vars.envNames()); err != nil {
 		return nil, err
 	}
+	h.remember(given)
 	op, err := h.live.Check(entryJSON, req.Dir)
 	if err != nil {
 		return nil, checkRefusal(err, wroteTimeout(req.Operation))
@@ -88,7 +106,7 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 
 	out := &DoResult{Index: h.history, Op: op.Op, Page: h.page.Page, Refused: refusal(h.page.Page, h.pageStatus()), Turns: turnsOf(op.Op, res, runErr), Actions: actionsOf(op.Op, res, runErr)}
-	entry := Entry{Index: h.history, Operation: req.Operation, URLBefore: before.URL, URLAfter: h.page.URL, Turns: out.Turns, Actions: out.Actions, At: time.Now()}
+	entry := Entry{Index: h.history, Operation: opRaw, Variables: given.sources(), URLBefore: before.URL, URLAfter: h.page.URL, Turns: out.Turns, Actions: out.Actions, At: time.Now()}
 	switch {
 	case runErr != nil:
 		out.Status, entry.Status = StatusFailed, StatusFailed
@@ -109,14 +127,25 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 		entry.Export, entry.NotUnique, entry.UnresolvedRefs = exportOp(entryJSON, before, h.refs, out.Receipt, op.UploadFiles())
 		entry.Upload = isUpload(op)
 		h.live.Keep(op, res)
+		if textVar != "" && entry.Status == StatusDone {
+			entry.Export = textAsVar(entry.Export, textVar)
+			entry.ExportVariables = map[string]string{textVar: vars[textVar].literal}
+		}
 	}
 	if words && entry.Status == StatusDone {
-		// Exported as the act the task dispatched: a replay needs no model. A task that
-		// reports no action (none can succeed so) is not exported.
+		// Exported as its words with the recording of the act the task dispatched: a replay
+		// needs no model while the recording matches. A task that reports no action (none
+		// can succeed so) is not exported.
 		task, _ := res.(*transport.TaskResult)
-		if x, ok := actExport(entryJSON, task); ok {
+		defaults := map[string]string{}
+		goal := wordsOf(opRaw)
+		if x, replays, ok := wordsExport(entryJSON, goal, vars.named(goal), task, req.Env, defaults); ok {
 			r := task.Actions[0].Receipt
 			entry.Export, entry.NotUnique, entry.UnresolvedRefs = x, before.names[roleName{r.Role, r.Name}] > 1, nil
+			entry.NoRecording, out.Replays = !replays, &replays
+			if len(defaults) > 0 {
+				entry.ExportVariables = defaults
+			}
 		} else {
 			entry.Export, entry.Status = nil, StatusFailed
 			entry.Code, entry.Message = string(transport.CodeInternal), "the act in words reported no action to export"
@@ -174,8 +203,8 @@ func (h *Host) admitKey(env map[string]string) error {
 // admitSecrets reads the values of the operation's {"env":…} references from what the do
 // command sent (never from the host's environment), makes them secrets from now on, and
 // refuses an instruction or a when condition that holds one.
-func (h *Host) admitSecrets(entry json.RawMessage, env map[string]string) error {
-	for _, name := range envNames(entry) {
+func (h *Host) admitSecrets(entry json.RawMessage, env map[string]string, more []string) error {
+	for _, name := range append(envNames(entry), more...) {
 		v, ok := env[name]
 		if !ok {
 			return Errorf(CodeInvalidInput, "%s is not set in the environment of `session do`", name)
@@ -193,9 +222,15 @@ func (h *Host) admitSecrets(entry json.RawMessage, env map[string]string) error 
 		Step *struct {
 			Instruction string `json:"instruction"`
 		} `json:"step"`
-		When json.RawMessage `json:"when"`
+		When    json.RawMessage `json:"when"`
+		Request *struct {
+			Goal string `json:"goal"`
+		} `json:"request"`
 	}
 	_ = json.Unmarshal(entry, &probe)
+	if probe.Request != nil && h.secrets.Scrub(probe.Request.Goal) != probe.Request.Goal {
+		return Errorf(CodeInvalidInput, "act: the words hold a secret value; words are recorded and exported as written: name it as a variable (%%name%%) instead")
+	}
 	if probe.Step != nil && h.secrets.Scrub(probe.Step.Instruction) != probe.Step.Instruction {
 		return Errorf(CodeInvalidInput, "step.instruction contains a secret value; an instruction is recorded and exported as written")
 	}
@@ -285,9 +320,13 @@ func isUpload(op *scenario.Operation) bool { return len(op.UploadFiles()) > 0 }
 // EnvValues reads, from a do command's environment, the variables the operation's
 // {"env":…} references name and, in a session with a model, the one that holds its API key
 // (o.Model.APIKeyEnv): only those, nothing else of the environment leaves the command.
-func EnvValues(o Options, op json.RawMessage, lookup func(string) (string, bool)) map[string]string {
+func EnvValues(rec Record, op json.RawMessage, lookup func(string) (string, bool)) map[string]string {
+	o := rec.Options
 	out := map[string]string{}
 	names := envNames(op)
+	for _, name := range slices.Sorted(maps.Keys(rec.EnvVariables)) {
+		names = append(names, rec.EnvVariables[name]) // every later do reads them
+	}
 	if o.Model != nil && o.Model.APIKeyEnv != "" {
 		names = append(names, o.Model.APIKeyEnv)
 	}

@@ -33,10 +33,10 @@ type Exported struct {
 
 // exportFile is the scenario file an export writes: only the fields a session has.
 type exportFile struct {
-	Version        int               `json:"version"`
-	ID             string            `json:"id"`
-	Description    string            `json:"description"`
-	AllowedOrigins []string          `json:"allowedOrigins,omitempty"`
+	Version        int      `json:"version"`
+	ID             string   `json:"id"`
+	Description    string   `json:"description"`
+	AllowedOrigins []string `json:"allowedOrigins,omitempty"`
 	// Viewport is the session's --viewport: the one browser option a scenario file holds
 	// (headless is the runner's; a browser path, profile or proxy belong to the machine).
 	Viewport   *transport.Viewport `json:"viewport,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -64,6 +65,9 @@ type Host struct {
 	hasModel  bool
 	keyEnv    string
 	modelName *ModelName
+	// envVars are the variables earlier dos gave as {"env"}: name → environment variable
+	// (Record.EnvVariables). Used under busy.
+	envVars map[string]string
 	// callDir is the running do's working directory: its uploads must lie under it.
 	callDir string
 	// page is the selected page after the last command (the outline a by-ID target is
@@ -114,6 +118,7 @@ func RunHost(ctx context.Context, cfg HostConfig) error {
 		return fail(Errorf(CodeFailed, "session %s: its record cannot be read", h.dir.ID))
 	}
 	h.idle = time.Duration(rec.Options.IdleTimeoutMs) * time.Millisecond
+	h.envVars = rec.EnvVariables
 	if m := rec.Options.Model; m != nil {
 		h.hasModel, h.keyEnv, h.modelName = true, m.APIKeyEnv, rec.Options.modelName()
 	}
@@ -389,6 +394,7 @@ func (h *Host) touch() {
 	_, _ = h.dir.Update(func(r *Record) {
 		if r.State == StateOpen {
 			r.IdleDeadline, r.URL, r.Title, r.HistoryLength = deadline, h.page.URL, h.page.Title, h.history
+			r.EnvVariables = maps.Clone(h.envVars)
 		}
 	})
 }

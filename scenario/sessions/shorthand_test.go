@@ -62,13 +62,22 @@ func TestEnvNames(t *testing.T) {
 	if strings.Join(got, ",") != "PW,B" && strings.Join(got, ",") != "B,PW" {
 		t.Fatalf("got %v, want PW and B (an object with more than env is not a reference)", got)
 	}
-	vals := EnvValues(Options{}, json.RawMessage(`{"text":{"env":"PW"},"t2":{"env":"UNSET_X"}}`), func(k string) (string, bool) {
-		if k == "PW" {
+	lookup := func(k string) (string, bool) {
+		switch k {
+		case "PW":
 			return "s3cret-value", true
+		case "EARLIER":
+			return "earlier-value", true
 		}
 		return "", false
-	})
+	}
+	vals := EnvValues(Record{}, json.RawMessage(`{"text":{"env":"PW"},"t2":{"env":"UNSET_X"}}`), lookup)
 	if len(vals) != 1 || vals["PW"] != "s3cret-value" {
 		t.Fatalf("EnvValues = %v, want only PW", vals)
+	}
+	// A variable an earlier do gave from the environment is read on every later do.
+	vals = EnvValues(Record{EnvVariables: map[string]string{"password": "EARLIER"}}, json.RawMessage(`{"click":"e1"}`), lookup)
+	if len(vals) != 1 || vals["EARLIER"] != "earlier-value" {
+		t.Fatalf("EnvValues = %v, want only EARLIER", vals)
 	}
 }

@@ -87,6 +87,9 @@ type Record struct {
 	// TempProfile is the launched browser's temporary profile: removed when the session
 	// ends, also by the sweep after its host died.
 	TempProfile string `json:"tempProfile,omitempty"`
+	// EnvVariables are the variables a do gave as {"env": NAME}, by name → NAME (never a
+	// value): every later do reads them from its environment, and requires them.
+	EnvVariables map[string]string `json:"envVariables,omitempty"`
 }
 
 // History statuses.
@@ -122,6 +125,16 @@ type Entry struct {
 	// Actions are a task's accounting, the actions it dispatched, failed or not (never what
 	// a type typed: the export of an act in words keeps that).
 	Actions []transport.TaskAction `json:"actions,omitempty"`
+	// Variables are the variables the do gave (its stdin's "variables"): name → the
+	// environment variable an {"env"} one came from, "" for a literal; never a value.
+	Variables map[string]string `json:"variables,omitempty"`
+	// ExportVariables are the literal variables the export names as {"var": name}, with
+	// the value each had: the exported file's variables (as a typed literal is kept).
+	ExportVariables map[string]string `json:"exportVariables,omitempty"`
+	// NoRecording: an act in words whose action used a variable's value in what it acted on
+	// (or mixed a placeholder into other text), exported by its words alone: replaying it
+	// needs a model.
+	NoRecording bool `json:"noRecording,omitempty"`
 	// Upload: the operation uploads files, which the replaying machine must have.
 	Upload bool `json:"upload,omitempty"`
 	// URLBefore and URLAfter are the selected page's URL before and after the operation;
