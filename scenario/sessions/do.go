@@ -46,6 +46,9 @@ type DoResult struct {
 	// Actions are a task's accounting, the actions it dispatched, also when it failed (never
 	// what a type typed).
 	Actions []transport.TaskAction `json:"actions,omitempty"`
+	// Act is the act in words a click, typing or pick by ref is kept as (`Click the "Sign
+	// in" button`): its export replays the action and heals by these words.
+	Act string `json:"act,omitempty"`
 	// Replays, for an act in words that was done: whether its export replays the action it
 	// took without a model (false: it used a variable's value in what it acted on, so the
 	// export keeps its words alone).
@@ -68,7 +71,7 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	entryJSON, words, err := actInWords(opRaw, vars)
-	textVar := ""
+	textVar, byRef := "", !words && isShorthand(opRaw)
 	if !words || !h.hasModel {
 		if entryJSON, err = normalize(opRaw); err == nil {
 			entryJSON, textVar, err = typedText(entryJSON, vars)
@@ -130,6 +133,15 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 		if textVar != "" && entry.Status == StatusDone {
 			entry.Export = textAsVar(entry.Export, textVar)
 			entry.ExportVariables = map[string]string{textVar: vars[textVar].literal}
+		}
+		if byRef && entry.Status == StatusDone {
+			if w, wv, ok := refWords(out.Receipt, requestText(entryJSON), textVar, vars); ok {
+				defaults := map[string]string{}
+				entry.Export, out.Act = withWords(entry.Export, w, wv, defaults), w
+				if len(defaults) > 0 {
+					entry.ExportVariables = defaults
+				}
+			}
 		}
 	}
 	if words && entry.Status == StatusDone {

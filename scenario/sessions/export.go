@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
@@ -39,8 +40,11 @@ type exportFile struct {
 	AllowedOrigins []string `json:"allowedOrigins,omitempty"`
 	// Viewport is the session's --viewport: the one browser option a scenario file holds
 	// (headless is the runner's; a browser path, profile or proxy belong to the machine).
-	Viewport   *transport.Viewport `json:"viewport,omitempty"`
-	Operations []json.RawMessage   `json:"operations"`
+	Viewport *transport.Viewport `json:"viewport,omitempty"`
+	// Variables are the literal variables the exported operations name as {"var": name},
+	// with the value the session gave each: their defaults, which `run --var` overrides.
+	Variables  map[string]string `json:"variables,omitempty"`
+	Operations []json.RawMessage `json:"operations"`
 }
 
 // fromHistory is what the file's operations[K] was: a history index, or leadingNavigate.
@@ -113,7 +117,7 @@ func Export(rec Record, entries []Entry, opts ExportOptions) (*Exported, error) 
 		if !json.Valid(e.Export) {
 			return nil, Errorf(CodeFailed, "history operation %d: its exported form is not JSON", e.Index)
 		}
-		f.Operations, from = append(f.Operations, e.Export), append(from, e.Index)
+		f.Operations, from = append(f.Operations, withVariables(&f, e)), append(from, e.Index)
 		kept = append(kept, e)
 	}
 	if len(f.Operations) == 0 {
@@ -127,6 +131,58 @@ func Export(rec Record, entries []Entry, opts ExportOptions) (*Exported, error) 
 		return nil, exportRefusal(err, from, history, skip)
 	}
 	return &Exported{File: append(data, '\n'), Operations: len(f.Operations), Warnings: warnings(rec.startURL(), kept)}, nil
+}
+
+// withVariables is e's exported form once its literal variables are the file's: the first
+// value a name had becomes the file's variable; an operation that gave the same name another
+// value keeps its own value written out in place of {"var": name} (a file has one value per
+// name).
+func withVariables(f *exportFile, e *Entry) json.RawMessage {
+	out := e.Export
+	for _, name := range slices.Sorted(maps.Keys(e.ExportVariables)) {
+		v := e.ExportVariables[name]
+		if old, ok := f.Variables[name]; ok && old != v {
+			out = inlineVar(out, name, v)
+			continue
+		}
+		if f.Variables == nil {
+			f.Variables = map[string]string{}
+		}
+		f.Variables[name] = v
+	}
+	return out
+}
+
+// inlineVar replaces each {"var": name} in raw with value.
+func inlineVar(raw json.RawMessage, name, value string) json.RawMessage {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return raw
+	}
+	var walk func(x any) any
+	walk = func(x any) any {
+		switch t := x.(type) {
+		case map[string]any:
+			if n, ok := t["var"].(string); ok && len(t) == 1 && n == name {
+				return value
+			}
+			for k, c := range t {
+				t[k] = walk(c)
+			}
+		case []any:
+			for i, c := range t {
+				t[i] = walk(c)
+			}
+		}
+		return x
+	}
+	out, err := json.Marshal(walk(v))
+	if err != nil {
+		return raw
+	}
+	return out
 }
 
 // isScreenshot: the exported form is a screenshot, which an export leaves out as the seed
@@ -189,6 +245,7 @@ type exported struct {
 	Step struct {
 		Target *transport.Target `json:"target"`
 	} `json:"step"`
+	ReplayIf []scenario.ReplayCondition `json:"replayIf"`
 }
 
 func decodeExported(raw json.RawMessage) exported {
@@ -228,6 +285,16 @@ func warnings(startURL string, kept []*Entry) []string {
 		}
 		for _, ref := range e.UnresolvedRefs {
 			out = append(out, fmt.Sprintf("history operation %d names an element by outline ref %s, which the host could not turn into a role and accessible name (no outline the session showed had it, or its element has no name): a fresh page has no such ref, so the replay will fail there; name the element by role and name instead", e.Index, ref))
+		}
+		if e.NoRecording {
+			out = append(out, fmt.Sprintf("history operation %d is an act in words exported by its words alone: its action used a variable's value in what it acted on (or mixed a variable into other text), so a recording would replay that one value; replaying it needs a model (--model, or a \"model\" in the scenario or run config)", e.Index))
+		}
+		if len(x.ReplayIf) > 0 {
+			var vs []string
+			for _, c := range x.ReplayIf {
+				vs = append(vs, "%"+c.Variable+"%")
+			}
+			out = append(out, fmt.Sprintf("history operation %d replays its recording only while %s has the value the session gave it; with another value it runs by its words, which needs a model", e.Index, strings.Join(vs, " and ")))
 		}
 		if x.Op == transport.OpTask || x.Op == transport.OpExtract {
 			out = append(out, fmt.Sprintf("history operation %d is %s, kept as written: replaying it needs a model (--model, or a \"model\" in the scenario or run config), and the model may choose differently", e.Index, x.Op))

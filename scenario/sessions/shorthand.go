@@ -98,6 +98,20 @@ func normalize(raw json.RawMessage) (json.RawMessage, error) {
 	return json.Marshal(entry)
 }
 
+// isShorthand: raw is a by-ID shorthand ({"click":"e12"}, …), not a scenario-file operation.
+func isShorthand(raw json.RawMessage) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(raw, &top) != nil {
+		return false
+	}
+	for k := range top {
+		if _, ok := shorthands[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // shorthandRequest is the act request of one shorthand.
 func shorthandRequest(name string, raw json.RawMessage) (map[string]any, error) {
 	action := shorthands[name]
