@@ -8,6 +8,8 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"io"
+	"log"
 	"math/big"
 	"net"
 	"net/http"
@@ -77,6 +79,7 @@ func NewTLSFixture(t testing.TB) *TLSFixture {
 		_, _ = w.Write([]byte("<!doctype html><title>" + TLSPageTitle + "</title><h1>Over TLS</h1><p>path " + r.URL.Path + "</p>"))
 	})
 	f.Site = httptest.NewUnstartedServer(page)
+	f.Site.Config.ErrorLog = quiet // refused handshakes are what the tests are about
 	f.Site.TLS = &tls.Config{Certificates: []tls.Certificate{serverCert}}
 	f.Site.StartTLS()
 	t.Cleanup(f.Site.Close)
@@ -85,12 +88,15 @@ func NewTLSFixture(t testing.TB) *TLSFixture {
 	clients.AddCert(clientCA)
 	for _, s := range []**httptest.Server{&f.MTLS, &f.OtherMTLS} {
 		*s = httptest.NewUnstartedServer(page)
+		(*s).Config.ErrorLog = quiet
 		(*s).TLS = &tls.Config{Certificates: []tls.Certificate{serverCert}, ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: clients}
 		(*s).StartTLS()
 		t.Cleanup((*s).Close)
 	}
 	return f
 }
+
+var quiet = log.New(io.Discard, "", 0)
 
 func newKey(t testing.TB) *ecdsa.PrivateKey {
 	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
