@@ -381,7 +381,7 @@ func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transp
 	}
 	err = r.browserDied(op, err)
 	res, err = r.withProxyBlocked(name, res, err)
-	err = r.withTLSFailures(name, err)
+	res, err = r.withTLS(name, res, err)
 	if err != nil {
 		// Scrubbed first: the evidence beside the error is metadata the runtime wrote.
 		if noEvidence(ctx) {

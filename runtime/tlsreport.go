@@ -13,34 +13,6 @@ import (
 // ways: a navigation's tlsVerified, a failed load's tls_failed error, and TLSWarnings for
 // failures no operation's error took (a subresource's host, a background request).
 
-var (
-	_ = commits((*Runtime).commitNavigate)
-	_ = commits((*Runtime).commitReload)
-	_ = commits((*Runtime).commitGoBack)
-	_ = commits((*Runtime).commitGoForward)
-)
-
-func (r *Runtime) commitNavigate(_ *transport.Navigate, res *transport.NavigateResult) (transport.Result, error) {
-	return r.withTLSVerified(res), nil
-}
-
-func (r *Runtime) commitReload(_ *transport.Reload, res *transport.NavigateResult) (transport.Result, error) {
-	return r.withTLSVerified(res), nil
-}
-
-func (r *Runtime) commitGoBack(_ *transport.GoBack, res *transport.NavigateResult) (transport.Result, error) {
-	return r.withTLSVerified(res), nil
-}
-
-func (r *Runtime) commitGoForward(_ *transport.GoForward, res *transport.NavigateResult) (transport.Result, error) {
-	return r.withTLSVerified(res), nil
-}
-
-func (r *Runtime) withTLSVerified(res *transport.NavigateResult) *transport.NavigateResult {
-	res.TLSVerified = r.TLSVerified(res.URL)
-	return res
-}
-
 // TLSVerified reports whether pageURL is an https page whose host's certificate the egress
 // proxy verified (for its name, against the system's and the trusted CAs) during this
 // browser's life, its last handshake with that origin included. False means no such
@@ -55,6 +27,17 @@ func (r *Runtime) TLSVerified(pageURL string) bool {
 		return false
 	}
 	return r.proxy.TLSVerified(egressproxy.OriginOfHTTPS(u.Host))
+}
+
+// withTLS adds what the proxy learnt of TLS during a call to its outcome: a navigation's
+// result (navigate, reload, goBack, goForward: every NavigateResult) says tlsVerified (not a
+// commit hook: those are for artifact payloads, hooks_test.go), and failures go to
+// withTLSFailures.
+func (r *Runtime) withTLS(op string, res transport.Result, err error) (transport.Result, error) {
+	if nav, ok := res.(*transport.NavigateResult); ok {
+		nav.TLSVerified = r.TLSVerified(nav.URL)
+	}
+	return res, r.withTLSFailures(op, err)
 }
 
 // withTLSFailures takes the proxy's TLS failures since the last call: a load that failed

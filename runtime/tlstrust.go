@@ -148,7 +148,7 @@ func checkTLS(opts Options) error {
 		return nil
 	}
 	switch {
-	case opts.Allocator == nil && opts.CDPURL != "":
+	case opts.Allocator == nil && opts.CDPURL != "", opts.Allocator != nil && opts.Allocator.Attached():
 		return transport.Invalid("", "tls", "trusted CAs and client certificates need a browser fastbrowser launches (the egress proxy carries them, and only a launched browser trusts it); with cdpURL the session attaches to one")
 	case opts.Allocator != nil && !opts.Allocator.trusts(opts.TLS):
 		return transport.Invalid("", "tls", "the Allocator's browser was not launched for this TLS trust: launch it with LaunchOptions of the same Options.TLS")
