@@ -27,6 +27,15 @@ func TestSessionTLSTrust(t *testing.T) {
 		t.Fatalf("open without --trusted-ca: cause %q, message %q; want tls_failed naming %s", c, refused.str("error", "message"), f.Site.URL)
 	}
 
+	missing := filepath.Join(t.TempDir(), "missing.pem")
+	bad := s.run(sessionCmdOpts{}, "session", "open", "--trusted-ca", missing, f.Site.URL+"/")
+	bad.want(t, "open with a --trusted-ca that does not exist", exitFailed, sessions.CodeInvalidInput)
+	if m := bad.str("error", "message"); !strings.Contains(m, "--trusted-ca") || !strings.Contains(m, missing) {
+		t.Fatalf("a missing --trusted-ca: message %q, want the flag and the file", m)
+	}
+	usage := s.run(sessionCmdOpts{}, "session", "open", "--client-cert", "http://127.0.0.1:1="+f.ClientCert+","+f.ClientKey, f.Site.URL+"/")
+	usage.want(t, "--client-cert for an http origin", exitInvalid, sessions.CodeInvalidInput)
+
 	certFlag := f.MTLS.URL + "=" + f.ClientCert + "," + f.ClientKey
 	r := s.run(sessionCmdOpts{env: []string{"FASTBROWSER_DEBUG=1"}}, "session", "open", "--trusted-ca", f.CAFile, "--client-cert", certFlag,
 		"--allowed-origin", f.Site.URL, "--allowed-origin", f.MTLS.URL, "--allowed-origin", f.OtherMTLS.URL, f.Site.URL+"/")
