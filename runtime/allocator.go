@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
@@ -172,8 +173,18 @@ func ownAllocator(base policy.Policy, opts Options, px *egressproxy.Proxy) *Allo
 
 // LaunchOptions is how a browser for sessions with opts is launched (its executable, window
 // and log), with WebRTC's UDP on or off.
+// With opts.TLS the browser accepts that trust's interception CA (tlstrust.go).
 func LaunchOptions(opts Options, webrtcUDP bool) chromium.Options {
-	return chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log, WebRTCUDP: webrtcUDP}
+	launch := chromium.Options{Executable: opts.Executable, Headed: opts.Headed, Log: opts.Log, WebRTCUDP: webrtcUDP}
+	if opts.TLS != nil {
+		launch.ExtraArgs = append(launch.ExtraArgs, opts.TLS.spkiFlag())
+	}
+	return launch
+}
+
+// trusts reports whether the allocator's browser is launched accepting t's interception CA.
+func (a *Allocator) trusts(t *TLSTrust) bool {
+	return a.launch != nil && slices.Contains(a.launch.ExtraArgs, t.spkiFlag())
 }
 
 // NeedsWebRTCUDP reports whether a session with opts needs a browser whose WebRTC UDP is on:

@@ -29,7 +29,11 @@ func startProxy(base policy.Policy, opts Options, upstream *url.URL, loopback bo
 		return nil, nil
 	}
 	edge.Store(&base)
-	return egressproxy.StartWith(func(origin string) bool { return edge.Load().AllowsOrigin(origin) }, egressproxy.Options{Upstream: upstream})
+	px := egressproxy.Options{Upstream: upstream}
+	if opts.TLS != nil {
+		px.TLS = opts.TLS.proxyOptions()
+	}
+	return egressproxy.StartWith(func(origin string) bool { return edge.Load().AllowsOrigin(origin) }, px)
 }
 
 // proxyFailed is the session error for an egress proxy that could not be started.

@@ -93,6 +93,11 @@ type Options struct {
 	// Model is the model that task, extract and an act in words use (docs/models.md). Nil:
 	// none, and those operations are refused model_required; nothing picks one.
 	Model *model.Config
+	// TLS, when set, is the CAs the session's browser trusts beyond the system's and the
+	// client certificates it presents, carried by the egress proxy for as long as the
+	// browser runs (tlstrust.go). It needs a browser fastbrowser launches, with LaunchOptions
+	// of the same TLS (an Allocator's included), and the egress proxy.
+	TLS *TLSTrust
 	// OnBrowserCrash, when set, is called once, when the session first learns its browser
 	// died (a call failed browser_crashed). The session's Allocator hears of it too: an
 	// attached browser that is gone refuses later sessions at once.
@@ -120,6 +125,8 @@ type Runtime struct {
 	uploadRoot func() string
 	proxy      *egressproxy.Proxy            // nil: no edge enforcement
 	proxySeen  int                           // proxy refusals already reported
+	tlsSeen    uint64                        // the proxy's TLS failures already reported (tlsreport.go)
+	tlsNotes   []string                      // TLS failures no operation's error took, for TLSWarnings
 	edge       atomic.Pointer[policy.Policy] // the policy the proxy admits
 	evidence   *EvidenceOptions
 	secrets    *secrets.Set
@@ -168,6 +175,9 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	if err := checkProfile(opts); err != nil {
 		return nil, err
 	}
+	if err := checkTLS(opts); err != nil {
+		return nil, err
+	}
 	r := &Runtime{base: base, turn: make(chan struct{}, 1), toTab: map[string]string{}, toTgt: map[string]string{}, lookupEnv: opts.LookupEnv, uploadRoot: opts.UploadRoot,
 		evidence: opts.Evidence, secrets: opts.Secrets, crash: crashNotice{notify: opts.OnBrowserCrash}}
 	if r.secrets == nil {
@@ -214,6 +224,10 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 	if up != nil && px == nil {
 		_ = r.Close()
 		return nil, upstreamNeedsEdge()
+	}
+	if opts.TLS != nil && px == nil {
+		_ = r.Close()
+		return nil, tlsNeedsProxy()
 	}
 	args := workerFlags(base, opts, px)
 	var early *earlyWorker
@@ -367,6 +381,7 @@ func (r *Runtime) call(ctx context.Context, op transport.Operation, octx *transp
 	}
 	err = r.browserDied(op, err)
 	res, err = r.withProxyBlocked(name, res, err)
+	res, err = r.withTLS(name, res, err)
 	if err != nil {
 		// Scrubbed first: the evidence beside the error is metadata the runtime wrote.
 		if noEvidence(ctx) {

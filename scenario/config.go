@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/model"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -40,6 +41,11 @@ type Config struct {
 	Projects []Project `json:"projects,omitempty"`
 	// Trace is `run`'s --trace when it is not given (off, on, on-failure, retain-on-failure).
 	Trace string `json:"trace,omitempty"`
+	// TLS is the CAs the run's browsers trust and the client certificates they present
+	// (tlsconfig.go); its files are read when the config loads.
+	TLS *TLSConfig `json:"tls,omitempty"`
+	// trust is TLS, read (nil without it).
+	trust *runtime.TLSTrust
 }
 
 // RunConfig is a loaded, checked config file.
@@ -135,6 +141,9 @@ func loadConfig(path string) (*Config, error) {
 		if _, err := ParseTraceMode(c.Trace); err != nil {
 			return nil, fail("trace", "expected off, on, on-failure or retain-on-failure")
 		}
+	}
+	if c.trust, err = loadTLS(c.TLS, dirOf(path)); err != nil {
+		return nil, err
 	}
 	if fx := c.Fixture; fx != nil && fx.Server != nil && fx.Server.Start != nil {
 		start := *fx.Server.Start

@@ -23,6 +23,7 @@ const (
 	CodeAssertionFailed      Code = "assertion_failed"
 	CodePostconditionFailed  Code = "postcondition_failed"
 	CodeNavigationFailed     Code = "navigation_failed"
+	CodeTLSFailed            Code = "tls_failed"
 	CodePageRefused          Code = "page_refused"
 	CodeHandoffRequired      Code = "handoff_required"
 	CodeRedactionNotProven   Code = "redaction_not_proven"

@@ -258,6 +258,10 @@ type NavigateResult struct {
 	Title      string `json:"title"`
 	Status     int    `json:"status"`
 	DocumentID string `json:"documentId"`
+	// TLSVerified: the page is https and the egress proxy, which carries a session's trusted
+	// CAs and client certificates, verified its host's certificate during the browser's life.
+	// False (left out) means no such evidence, not a failed certificate.
+	TLSVerified bool `json:"tlsVerified,omitempty"`
 }
 
 // --- reload ---

@@ -12,7 +12,7 @@ import (
 var typeRules = map[reflect.Type]func() *schemaNode{
 	reflect.TypeFor[Code](): enumRule(CodeInvalidRequest, CodeBudgetExceeded, CodeTimeout, CodeOriginDenied,
 		CodeEgressDenied, CodeTabNotFound, CodeStaleDocument, CodeElementNotFound, CodeElementAmbiguous,
-		CodeElementNotActionable, CodeAssertionFailed, CodePostconditionFailed, CodeNavigationFailed,
+		CodeElementNotActionable, CodeAssertionFailed, CodePostconditionFailed, CodeNavigationFailed, CodeTLSFailed,
 		CodePageRefused, CodeHandoffRequired, CodeRedactionNotProven, CodeArtifactTooLarge, CodeWorkerCrashed,
 		CodeProtocolError, CodeLaunchFailed, CodeBrowserCrashed, CodeSessionExpired, CodeSessionEnded,
 		CodeSessionNotOwned, CodeSessionBusy, CodeSessionNotFound, CodeModelRequired, CodeModelFailed, CodeTaskRefused, CodeFixtureNotReady,

@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/mafredri/cdp/protocol/page"
 
@@ -36,7 +37,7 @@ func (w *Worker) navigate(ctx context.Context, r *transport.Navigate, pol policy
 		if w.unloadRefused(t, mark) {
 			return nil, navigationRefused(transport.OpNavigate)
 		}
-		return nil, transport.NewError(transport.OpNavigate, transport.PhaseExecute, transport.CodeNavigationFailed, transport.RetryUnsafe, transport.Unknown, "navigation failed: %s", safeNetError(*reply.ErrorText))
+		return nil, navigationFailed(r.URL, *reply.ErrorText)
 	}
 	if reply.LoaderID != nil { // nil: a same-document navigation, nothing to load
 		loader := string(*reply.LoaderID)
@@ -112,6 +113,28 @@ const documentInfoScript = `(() => {
   const nav = performance.getEntriesByType('navigation')[0];
   return {url: location.href, title: document.title, status: (nav && nav.responseStatus) || 0, stamp: performance.timeOrigin};
 })()`
+
+// navigationFailed is the error of a navigation the browser could not load: tls_failed when
+// the browser refused the connection's TLS (its own verification, when the egress proxy does
+// not carry the session's TLS), naming the origin; navigation_failed otherwise.
+func navigationFailed(url, errText string) error {
+	netErr := safeNetError(errText)
+	if isTLSNetError(netErr) {
+		return transport.NewError(transport.OpNavigate, transport.PhaseExecute, transport.CodeTLSFailed, transport.RetryNever, transport.Unknown,
+			"the TLS connection to %s failed: the browser did not accept it (%s)", policy.OriginOf(url), netErr)
+	}
+	return transport.NewError(transport.OpNavigate, transport.PhaseExecute, transport.CodeNavigationFailed, transport.RetryUnsafe, transport.Unknown, "navigation failed: %s", netErr)
+}
+
+// isTLSNetError: Chromium's net errors of certificates and TLS (net/base/net_error_list.h).
+func isTLSNetError(netErr string) bool {
+	for _, p := range []string{"net::ERR_CERT_", "net::ERR_SSL_", "net::ERR_TLS", "net::ERR_BAD_SSL_CLIENT_AUTH_CERT"} {
+		if strings.HasPrefix(netErr, p) {
+			return true
+		}
+	}
+	return false
+}
 
 // safeNetError keeps Chromium's net error name (net::ERR_…) and nothing else.
 func safeNetError(s string) string {

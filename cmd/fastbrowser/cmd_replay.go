@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
+	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/textclip"
@@ -77,7 +78,10 @@ func replayCommand(st *state) *cli.Command {
 			if err := prepareOutDir(c.String("out"), mode); err != nil {
 				return err
 			}
-			return replay(c, st, orig, l, mode)
+			if cfg.TLSTrust() != nil && c.String("cdp-url") != "" {
+				return usageError("the run config's tls needs a browser fastbrowser launches (its egress proxy carries the trust); it does not go with --cdp-url")
+			}
+			return replay(c, st, orig, l, mode, cfg.TLSTrust())
 		},
 	}
 }
@@ -139,10 +143,10 @@ func short(s string) string {
 	return head
 }
 
-func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenario.Loaded, mode artifacts.Mode) error {
+func replay(c *cli.Context, st *state, orig *scenario.ScenarioReport, l *scenario.Loaded, mode artifacts.Mode, tls *runtime.TLSTrust) error {
 	ro := newRunOutput(st, mode)
 	defer ro.flush()
-	var opts scenario.SuiteOptions
+	opts := scenario.SuiteOptions{Session: runtime.Options{TLS: tls}} // the run config's, as run has it
 	if c.Bool("keep-open") {
 		opts.KeepOpen = func(ctx context.Context, devtools string) {
 			if devtools != "" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/scenario/reportview"
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -115,6 +116,9 @@ func runCommand(st *state) *cli.Command {
 				loaded = nil
 			}
 			rs := settingsOf(c, cfg)
+			if rs.tls != nil && c.String("cdp-url") != "" {
+				return usageError("the run config's tls needs a browser fastbrowser launches (its egress proxy carries the trust); it does not go with --cdp-url")
+			}
 			if rs.trace, err = scenario.ParseTraceMode(rs.traceFlag); err != nil {
 				return usageError("--trace: %v", err)
 			}
@@ -140,10 +144,11 @@ type runSettings struct {
 	config        string
 	traceFlag     string             // --trace, or the config's trace when not given
 	trace         scenario.TraceMode // traceFlag, checked
+	tls           *runtime.TLSTrust  // the run config's tls, read (nil: none)
 }
 
 func settingsOf(c *cli.Context, cfg *scenario.RunConfig) runSettings {
-	s := runSettings{jobs: c.Int("jobs"), retries: c.Int("retries"), config: configPath(cfg), traceFlag: c.String("trace")}
+	s := runSettings{jobs: c.Int("jobs"), retries: c.Int("retries"), config: configPath(cfg), traceFlag: c.String("trace"), tls: cfg.TLSTrust()}
 	if cfg != nil && cfg.Trace != "" && !c.IsSet("trace") {
 		s.traceFlag = cfg.Trace
 	}
@@ -164,7 +169,7 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 	if !c.Bool("json") { // --json's stdout is the summary alone
 		outputLog = logs.outputLog(ro.st.stdout)
 	}
-	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: rs.jobs, FailFast: c.Bool("fail-fast"), Retries: rs.retries, Trace: rs.trace, SerialOpen: !c.Bool("open-ahead"),
+	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Session: runtime.Options{TLS: rs.tls}, Jobs: rs.jobs, FailFast: c.Bool("fail-fast"), Retries: rs.retries, Trace: rs.trace, SerialOpen: !c.Bool("open-ahead"),
 		OutputLog: outputLog,
 		Emit: func(sr scenario.ScenarioReport) {
 			if !c.Bool("json") {

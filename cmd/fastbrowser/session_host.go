@@ -100,6 +100,11 @@ func hostRuntimeOptions(st *state, d *sessions.Dir, o sessions.Options, sec host
 		opts.Viewport = vp
 	}
 	opts.Profile, opts.UpstreamProxy = o.Profile, sec.Proxy
+	trust, err := sessionTLSTrust(o)
+	if err != nil {
+		return opts, "", nil, err
+	}
+	opts.TLS = trust
 	// The adapter reads the key through the host's per-do env lookup (RunHost sets it):
 	// from what the running do sent, never from the host's own environment.
 	opts.Model = o.Model

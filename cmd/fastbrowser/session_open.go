@@ -27,8 +27,8 @@ func sessionOpenCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:      "open",
 		Usage:     "start a session: a host process that keeps one browser open for later session commands; prints its id, the page and cdp_url",
-		UsageText: "fastbrowser session open [URL] [--allowed-origin ORIGIN ...] [--idle-timeout 30m] [--headed] [--viewport WxH] [--browser PATH | --cdp-url URL] [--profile DIR] [--proxy URL] [--artifacts DIR] [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]",
-		Flags: append(append(browserFlags(), modelFlags()...),
+		UsageText: "fastbrowser session open [URL] [--allowed-origin ORIGIN ...] [--idle-timeout 30m] [--headed] [--viewport WxH] [--browser PATH | --cdp-url URL] [--profile DIR] [--proxy URL] [--trusted-ca FILE ...] [--client-cert ORIGIN=CERTFILE,KEYFILE ...] [--artifacts DIR] [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]",
+		Flags: append(append(append(browserFlags(), modelFlags()...), tlsFlags()...),
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default: the URL's origin; \"*\" for any http/https origin, explicitly)"},
 			&cli.DurationFlag{Name: "idle-timeout", Value: budgets.SessionIdle().Default, Usage: "end the session after this long without a command (at most 24h)"},
 			&cli.StringFlag{Name: "viewport", Usage: "lay pages out at `WxH` CSS pixels (default: the browser's own)"},
@@ -113,6 +113,9 @@ func openOptions(c *cli.Context) (sessions.Options, error) {
 	}
 	if o.Profile != "" && o.CDPURL != "" {
 		return o, sessionUsageError("--profile needs a browser fastbrowser launches; it does not go with --cdp-url")
+	}
+	if err := tlsFlagOptions(c, &o); err != nil {
+		return o, sessionUsageError(err.Error())
 	}
 	m, err := modelFromFlags(c)
 	if err != nil {

@@ -36,7 +36,9 @@ func (ro *runOutput) flush() {
 // newSuite wires the browser flags and the run's output into a scenario.Suite (opts holds
 // the command's own choices). A secret that cannot be registered is invalid input (exit 2).
 func newSuite(c *cli.Context, ro *runOutput, loaded []*scenario.Loaded, out string, opts scenario.SuiteOptions) (*scenario.Suite, error) {
+	tls := opts.Session.TLS // the run config's, which the flags do not carry
 	opts.Session = runtimeOptions(c, ro.st, nil)
+	opts.Session.TLS = tls
 	opts.Out, opts.Secrets, opts.Notices, opts.ArtifactsMode = out, ro.secrets, ro.st.stderr, ro.mode
 	s, err := scenario.NewSuite(loaded, opts)
 	if err != nil {

@@ -40,6 +40,9 @@ type DoResult struct {
 	Files   []string `json:"files,omitempty"`
 	Page    Page     `json:"page"`
 	Refused *Refused `json:"refused,omitempty"`
+	// TLSVerified and Warnings: as OpenResult's, for the page after the operation.
+	TLSVerified bool     `json:"tls_verified"`
+	Warnings    []string `json:"warnings,omitempty"`
 	// Turns are a task's or extract's turn receipts (an act in words is a task), also when
 	// it failed: content-free (no page text, prompt or model output).
 	Turns []transport.TurnReceipt `json:"turns,omitempty"`
@@ -108,7 +111,8 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 		h.setPage(h.look(ctx))
 	}
 
-	out := &DoResult{Index: h.history, Op: op.Op, Page: h.page.Page, Refused: refusal(h.page.Page, h.pageStatus()), Turns: turnsOf(op.Op, res, runErr), Actions: actionsOf(op.Op, res, runErr)}
+	out := &DoResult{Index: h.history, Op: op.Op, Page: h.page.Page, Refused: refusal(h.page.Page, h.pageStatus()), Turns: turnsOf(op.Op, res, runErr), Actions: actionsOf(op.Op, res, runErr),
+		TLSVerified: h.rt.TLSVerified(h.page.URL), Warnings: h.rt.TLSWarnings()}
 	entry := Entry{Index: h.history, Operation: opRaw, Variables: given.sources(), URLBefore: before.URL, URLAfter: h.page.URL, Turns: out.Turns, Actions: out.Actions, At: time.Now()}
 	switch {
 	case runErr != nil:

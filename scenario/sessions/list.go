@@ -4,8 +4,15 @@ import "time"
 
 // ListResult is `session list`'s output.
 type ListResult struct {
-	Sessions []ListEntry `json:"sessions"`
+	// Capabilities name what this fastbrowser's sessions support beyond the seed's base, so
+	// an application can tell without reading a version (Capabilities).
+	Capabilities []string    `json:"capabilities"`
+	Sessions     []ListEntry `json:"sessions"`
 }
+
+// Capabilities: "trusted_cas", sessions trust given CAs and present client certificates
+// (open's --trusted-ca and --client-cert) and report tls_verified.
+var Capabilities = []string{"trusted_cas"}
 
 // ListEntry is one session as list shows it.
 type ListEntry struct {
@@ -24,7 +31,7 @@ type ListEntry struct {
 
 // ListOf is the list output of records (an open session's idle deadline only).
 func ListOf(recs []Record) ListResult {
-	out := ListResult{Sessions: []ListEntry{}}
+	out := ListResult{Capabilities: Capabilities, Sessions: []ListEntry{}}
 	for _, r := range recs {
 		e := ListEntry{ID: r.ID, State: r.State, Reason: r.Reason, URL: r.URL, Title: r.Title, EndedAt: r.EndedAt,
 			HistoryLength: r.HistoryLength, Profile: r.Options.Profile, Model: r.Options.modelName(), Created: r.Created}

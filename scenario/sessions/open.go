@@ -41,7 +41,7 @@ func (h *Host) open(ctx context.Context, opts runtime.Options, rec Record) (_ *O
 	}
 	h.setPage(h.settle(ctx))
 	return &OpenResult{
-		ID: rec.ID, Page: h.page.Page, CDPURL: rt.DevToolsURL(),
+		ID: rec.ID, Page: h.page.Page, CDPURL: rt.DevToolsURL(), TLSVerified: rt.TLSVerified(h.page.URL), Warnings: rt.TLSWarnings(),
 		Enforcement: Enforcement{AllowedOrigins: rec.Options.AllowedOrigins, EnforcedBy: rt.Enforcement(),
 			WebRTC: orDefault(opts.WebRTC, runtime.WebRTCBlock), ServiceWorkers: orDefault(opts.ServiceWorkers, "block"),
 			Subresources: orDefault(opts.Subresources, transport.SubresourcesFail)},

@@ -92,9 +92,15 @@ type Refused struct {
 
 // OpenResult is `session open`'s output.
 type OpenResult struct {
-	ID            string      `json:"id"`
-	Page                      // url, title, outline of the first page
-	CDPURL        string      `json:"cdp_url"`
+	ID     string `json:"id"`
+	Page          // url, title, outline of the first page
+	CDPURL string `json:"cdp_url"`
+	// TLSVerified: the page is https and the certificate proxy verified its host (only a
+	// session with --trusted-ca or --client-cert has one); false means no such evidence.
+	TLSVerified bool `json:"tls_verified"`
+	// Warnings are what the certificate proxy reported that no error said (a subresource's
+	// host failing TLS).
+	Warnings      []string    `json:"warnings,omitempty"`
 	Enforcement   Enforcement `json:"enforcement"`
 	IdleTimeoutMs int64       `json:"idleTimeoutMs"`
 	IdleDeadline  time.Time   `json:"idleDeadline"`

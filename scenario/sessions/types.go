@@ -54,11 +54,24 @@ type Options struct {
 	Profile        string   `json:"profile,omitempty"` // absolute; held by this session alone
 	Proxy          string   `json:"proxy,omitempty"`   // without credentials
 	Artifacts      string   `json:"artifacts,omitempty"`
+	// TrustedCAs and ClientCertificates are --trusted-ca and --client-cert: absolute paths
+	// of PEM files, never their contents. The host reads them when it starts and keeps the
+	// keys in its memory alone.
+	TrustedCAs         []string                 `json:"trustedCAs,omitempty"`
+	ClientCertificates []ClientCertificateFiles `json:"clientCertificates,omitempty"`
 	// Model is --model and its flags: the provider, model, base URL and the name of the
 	// variable that holds the API key, never the key (each do sends it; see DoEnv).
 	Model *model.Config `json:"model,omitempty"`
 	// Dir is the working directory of `session open`: the host runs there.
 	Dir string `json:"dir"`
+}
+
+// ClientCertificateFiles is one --client-cert: the exact https origin it is presented to,
+// and the paths of its PEM certificate and PEM private key.
+type ClientCertificateFiles struct {
+	Origin string `json:"origin"`
+	Cert   string `json:"cert"`
+	Key    string `json:"key"`
 }
 
 // Record is session.json: the session as `list` shows it.

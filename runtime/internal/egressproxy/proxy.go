@@ -6,8 +6,12 @@
 // see (WebSocket handshakes, a popup's first request) still cannot leave. What it admits it
 // dials directly, or through an upstream HTTP proxy (Options.Upstream, upstream.go).
 //
-// The proxy never logs request paths, queries, headers or bodies; the only thing it keeps
-// about traffic is the origins it refused.
+// With Options.TLS it also ends the browser's TLS and verifies destinations itself, with
+// trusted CAs and client certificates (intercept.go).
+//
+// The proxy never logs request paths, queries, headers or bodies; the only things it keeps
+// about traffic are the origins it refused and, when it intercepts, per origin whether its
+// last TLS handshake verified and why one failed.
 package egressproxy
 
 import (
@@ -48,6 +52,8 @@ type Proxy struct {
 	ctx       context.Context // every request and dial derives from it, so Close cancels them
 	cancel    context.CancelFunc
 	served    chan struct{} // closed when srv.Serve returns
+	tls       *TLSOptions   // nil: CONNECT tunnels are relayed, never intercepted
+	intercept *interceptor  // with tls: serves the intercepted connections (intercept.go)
 
 	mu          sync.Mutex
 	closed      bool
@@ -55,6 +61,9 @@ type Proxy struct {
 	tunnels     map[net.Conn]struct{} // hijacked and upstream conns: http.Server no longer tracks them
 	blocked     []Blocked
 	blockedSeen map[Blocked]bool
+	verified    map[string]bool // https origin → its last handshake verified (tlsupstream.go)
+	tlsFailures []TLSFailure
+	tlsSeq      uint64
 }
 
 // Start listens on 127.0.0.1:0 and serves until Close, dialing destinations directly.
@@ -64,6 +73,9 @@ func Start(allow Allow) (*Proxy, error) { return StartWith(allow, Options{}) }
 func StartWith(allow Allow, opts Options) (*Proxy, error) {
 	if allow == nil {
 		return nil, errors.New("egressproxy: nil Allow")
+	}
+	if opts.TLS != nil && opts.TLS.CA == nil {
+		return nil, errNoIntercept
 	}
 	var up *upstream
 	if opts.Upstream != nil {
@@ -86,8 +98,14 @@ func StartWith(allow Allow, opts Options) (*Proxy, error) {
 		served:      make(chan struct{}),
 		tunnels:     map[net.Conn]struct{}{},
 		blockedSeen: map[Blocked]bool{},
+		verified:    map[string]bool{},
+		tls:         opts.TLS,
 	}
 	p.transport, p.tlsTrans = p.transports(opts.Upstream)
+	if p.tls != nil {
+		p.startInterceptor()
+		p.tlsTrans = p.intercept.trans // https in absolute form is verified the same way
+	}
 	p.srv = &http.Server{
 		Handler:           http.HandlerFunc(p.serve),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
@@ -143,6 +161,9 @@ func (p *Proxy) Close() error {
 	case <-done:
 	case <-timer.C:
 		err = errors.Join(err, errors.New("egressproxy: handlers still running after close"))
+	}
+	if p.intercept != nil {
+		p.intercept.close()
 	}
 	p.transport.CloseIdleConnections()
 	p.tlsTrans.CloseIdleConnections()
@@ -246,6 +267,10 @@ func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
 	}
 	if !p.allow(httpsOrigin) && !p.allow(httpOrigin) {
 		p.refuse(w, Blocked{Kind: "connect", Origin: "connect://" + hostport})
+		return
+	}
+	if p.tls != nil {
+		p.interceptConnect(w, hostport)
 		return
 	}
 	// Nothing to send upstream first: the client speaks next, through the tunnel.

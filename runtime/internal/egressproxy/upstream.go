@@ -22,6 +22,10 @@ type Options struct {
 	// refused origin never reaches it. Without it the proxy dials destinations directly
 	// (never through the environment's proxy, which would be an unchecked way out).
 	Upstream *url.URL
+	// TLS, when set, has the proxy end the browser's TLS and verify destinations itself,
+	// with trusted CAs and client certificates (intercept.go). Nil: tunnels are relayed
+	// untouched.
+	TLS *TLSOptions
 }
 
 // upstream is the proxy Options.Upstream names. Its credentials live only in auth and in
