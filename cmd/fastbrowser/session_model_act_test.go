@@ -23,7 +23,7 @@ const (
 // An act in words in a session with a model: `session open --model openai:… --model-api-key-env
 // K`, then `do {"act":"Click the Log in button"}` with K set in that do's environment only.
 // The scripted model calls act on the button by ref; the do is a one-action task whose turn
-// receipts and actions are in the output and the history; the export holds the act it dispatched, by role
+// receipts and actions are in the output and the history; the export holds its words and the act it dispatched, by role
 // and exact name, not the task, and replays with `run` and no model. A do without K fails
 // model_failed naming K. The key is in no stdout or stderr, no state-directory file, the export
 // or the run's output, and in no recorded request body (only the endpoint's header has it).
@@ -98,8 +98,8 @@ func TestSessionActInWordsWithAModel(t *testing.T) {
 	if len(ops) == 2 {
 		_ = json.Compact(&last, ops[1])
 	}
-	if len(ops) != 2 || last.String() != `{"op":"act","request":{"action":"click","target":{"exact":true,"name":"Log in","role":"button"}}}` || bytes.Contains(exported, []byte(`"task"`)) {
-		t.Errorf("the export is not the navigate and the act the task dispatched (the failed one left out):\n%s", exported)
+	if len(ops) != 2 || last.String() != `{"op":"act","request":{"action":"click","target":{"exact":true,"name":"Log in","role":"button"}},"words":"Click the Log in button"}` || bytes.Contains(exported, []byte(`"task"`)) {
+		t.Errorf("the export is not the navigate and the act in words with the act the task dispatched as its recording (the failed one left out):\n%s", exported)
 	}
 	cmd := exec.Command(s.bin, "run", "--out", filepath.Join(dir, "results"), file)
 	for _, kv := range os.Environ() {
