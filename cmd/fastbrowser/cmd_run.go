@@ -181,7 +181,7 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 		outputLog = logs.outputLog(ro.st.stdout)
 	}
 	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: rs.jobs, FailFast: c.Bool("fail-fast"), Retries: rs.retries, Trace: rs.trace, SerialOpen: !c.Bool("open-ahead"),
-		Session: runtime.Options{Profile: rs.profile},
+		Session:   runtime.Options{Profile: rs.profile},
 		OutputLog: outputLog,
 		Emit: func(sr scenario.ScenarioReport) {
 			if !c.Bool("json") {
