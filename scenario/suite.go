@@ -40,6 +40,12 @@ type SuiteOptions struct {
 	// Headed launch one for the run, CDPURL attaches to one), the worker (WorkerPath,
 	// WorkerArgs), Log and LookupEnv. The suite sets the rest per scenario. Log and
 	// LookupEnv also serve the fixture servers and hooks.
+	//
+	// With Session.Profile (`run --profile`), each scenario's session launches its own
+	// browser on that persistent profile, one at a time: Chromium lets one browser use a
+	// profile, so Jobs must be 1, no session is opened ahead and the next scenario starts
+	// only once the previous one's browser is closed. The caller holds the profile
+	// (runtime.HoldProfile) for the run.
 	Session runtime.Options
 	// Out is the run's directory: each scenario's evidence and diagnostics go to its own
 	// artifact store under Out/artifacts.
@@ -115,6 +121,12 @@ func NewSuite(loaded []*Loaded, opts SuiteOptions) (*Suite, error) {
 	if opts.Retries < 0 || opts.Retries > budgets.RunRetries {
 		return nil, fmt.Errorf("retries %d: expected 0 to %d", opts.Retries, budgets.RunRetries)
 	}
+	if opts.Session.Profile != "" {
+		if opts.Jobs > 1 {
+			return nil, fmt.Errorf("jobs %d with a persistent profile: one profile serves one browser at a time, so jobs must be 1", opts.Jobs)
+		}
+		opts.SerialOpen = true // a session opened ahead would be a second browser on the profile
+	}
 	lookup := opts.Session.LookupEnv
 	for _, l := range loaded {
 		if err := RegisterSecrets(l, lookup, opts.Secrets); err != nil {
@@ -156,8 +168,9 @@ func (s *Suite) Run(ctx context.Context) *Report {
 				env := s.attemptEnv(l, k, ahead)
 				// When nothing can follow from its outcome (no retry; no --fail-fast, which
 				// must see the close's outcome too), the next scenario starts while this
-				// one's session closes.
-				if s.opts.Retries == 0 && !s.opts.FailFast {
+				// one's session closes; not on a persistent profile, whose browser must be
+				// gone before the next one launches on it.
+				if s.opts.Retries == 0 && !s.opts.FailFast && s.opts.Session.Profile == "" {
 					env.OperationsEnded = free
 				}
 				return Run(ctx, l, env)

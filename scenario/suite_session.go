@@ -96,9 +96,13 @@ func (s *Suite) open(ctx context.Context, spec SessionSpec, store *artifacts.Sto
 	opts.Model = spec.Model // the scenario's as loaded (--model > file > config), not Session's
 	opts.Secrets = s.opts.Secrets
 	opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: runDir, Owner: spec.ID, Redaction: spec.Redaction, OnFailure: true}
-	opts.Allocator = s.browser
-	if s.browserUDP != nil && runtime.NeedsWebRTCUDP(opts) {
+	switch {
+	case opts.Profile != "":
+		// The session launches its own browser on the profile (NewSuite: one at a time).
+	case s.browserUDP != nil && runtime.NeedsWebRTCUDP(opts):
 		opts.Allocator = s.browserUDP
+	default:
+		opts.Allocator = s.browser
 	}
 	opts.OnRelaunch = func(rl runtime.Relaunch) { s.relaunched(rl, spec.Event) }
 	onCrash := opts.OnBrowserCrash

@@ -25,7 +25,7 @@ func runCommand(st *state) *cli.Command {
 		Usage: "run scenario files; write DIR/report.json, DIR/junit.xml, DIR/report.html (exit 0 passed or flaky, 1 failed or error, 2 invalid input, 130 interrupted)",
 		UsageText: "fastbrowser run [--out DIR] [--jobs N] [--shard i/n] [--grep RE] [--grep-invert RE] [--fail-fast] [--retries N] [--trace MODE] [--open-ahead=false] [--server-log on-failure|always|never] [--config FILE] [--project NAME]... [--var NAME=VALUE]... [--base-url URL [--readiness-url URL]]\n" +
 			"                [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]\n" +
-			"                [--browser PATH | --cdp-url URL] [--headed] [--artifacts-mode private|group] [--json] FILE|DIR...",
+			"                [--browser PATH [--profile DIR] | --cdp-url URL] [--headed] [--artifacts-mode private|group] [--json] FILE|DIR...",
 		Flags: append(append(browserFlags(),
 			&cli.StringFlag{Name: "out", Value: "fastbrowser-results", Usage: "directory for report.json, junit.xml, report.html and artifacts/ (0700; 0750 with --artifacts-mode group)"},
 			&cli.IntFlag{Name: "jobs", Value: goruntime.NumCPU(), Usage: "scenarios run in parallel, each in its own browser context; files naming the same managed server share one instance for the run, files naming different servers on one address take turns"},
@@ -45,6 +45,7 @@ func runCommand(st *state) *cli.Command {
 			serverLogFlag(),
 			configFlag(),
 			projectFlag(), varFlag(),
+			runProfileFlag(),
 		), modelFlags()...),
 		Action: func(c *cli.Context) error {
 			if err := checkBrowserFlags(c); err != nil {
@@ -122,6 +123,17 @@ func runCommand(st *state) *cli.Command {
 			if rs.trace, err = scenario.ParseTraceMode(rs.traceFlag); err != nil {
 				return usageError("--trace: %v", err)
 			}
+			if rs.profile, err = runProfile(c, rs.jobs); err != nil {
+				return err
+			}
+			if rs.profile != "" {
+				// Held before anything starts (the out dir, hooks, servers, a browser).
+				release, err := holdRunProfile(rs.profile)
+				if err != nil {
+					return err
+				}
+				defer release()
+			}
 			out := c.String("out")
 			if err := prepareOutDir(out, mode); err != nil {
 				if c.Bool("json") {
@@ -145,6 +157,7 @@ type runSettings struct {
 	traceFlag     string             // --trace, or the config's trace when not given
 	trace         scenario.TraceMode // traceFlag, checked
 	tls           *runtime.TLSTrust  // the run config's tls, read (nil: none)
+	profile       string             // --profile, absolute, held for the run ("": none)
 }
 
 func settingsOf(c *cli.Context, cfg *scenario.RunConfig) runSettings {
@@ -152,8 +165,11 @@ func settingsOf(c *cli.Context, cfg *scenario.RunConfig) runSettings {
 	if cfg != nil && cfg.Trace != "" && !c.IsSet("trace") {
 		s.traceFlag = cfg.Trace
 	}
-	if cfg != nil && cfg.Jobs != nil && !c.IsSet("jobs") {
+	switch {
+	case cfg != nil && cfg.Jobs != nil && !c.IsSet("jobs"):
 		s.jobs = *cfg.Jobs
+	case c.String("profile") != "" && !c.IsSet("jobs"):
+		s.jobs = 1 // one browser on a persistent profile at a time (runProfile)
 	}
 	if cfg != nil && cfg.Retries != nil && !c.IsSet("retries") {
 		s.retries = *cfg.Retries
@@ -169,7 +185,8 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 	if !c.Bool("json") { // --json's stdout is the summary alone
 		outputLog = logs.outputLog(ro.st.stdout)
 	}
-	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Session: runtime.Options{TLS: rs.tls}, Jobs: rs.jobs, FailFast: c.Bool("fail-fast"), Retries: rs.retries, Trace: rs.trace, SerialOpen: !c.Bool("open-ahead"),
+	suite, err := newSuite(c, ro, loaded, out, scenario.SuiteOptions{Jobs: rs.jobs, FailFast: c.Bool("fail-fast"), Retries: rs.retries, Trace: rs.trace, SerialOpen: !c.Bool("open-ahead"),
+		Session:   runtime.Options{Profile: rs.profile, TLS: rs.tls},
 		OutputLog: outputLog,
 		Emit: func(sr scenario.ScenarioReport) {
 			if !c.Bool("json") {

@@ -27,9 +27,10 @@ func sessionOpenCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:      "open",
 		Usage:     "start a session: a host process that keeps one browser open for later session commands; prints its id, the page and cdp_url",
-		UsageText: "fastbrowser session open [URL] [--allowed-origin ORIGIN ...] [--idle-timeout 30m] [--headed] [--viewport WxH] [--browser PATH | --cdp-url URL] [--profile DIR] [--proxy URL] [--trusted-ca FILE ...] [--client-cert ORIGIN=CERTFILE,KEYFILE ...] [--artifacts DIR] [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]",
+		UsageText: "fastbrowser session open [URL] [--allowed-origin ORIGIN ...] [--allowed-domain DOMAIN ...] [--idle-timeout 30m] [--headed] [--viewport WxH] [--browser PATH | --cdp-url URL] [--profile DIR] [--proxy URL] [--trusted-ca FILE ...] [--client-cert ORIGIN=CERTFILE,KEYFILE ...] [--artifacts DIR] [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]",
 		Flags: append(append(append(browserFlags(), modelFlags()...), tlsFlags()...),
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default: the URL's origin; \"*\" for any http/https origin, explicitly)"},
+			&cli.StringSliceFlag{Name: "allowed-domain", Usage: "a `DOMAIN` whose host and subdomains the session may load, over http and https on any port (repeat; with or instead of --allowed-origin)"},
 			&cli.DurationFlag{Name: "idle-timeout", Value: budgets.SessionIdle().Default, Usage: "end the session after this long without a command (at most 24h)"},
 			&cli.StringFlag{Name: "viewport", Usage: "lay pages out at `WxH` CSS pixels (default: the browser's own)"},
 			&cli.StringFlag{Name: "profile", Usage: "a persistent browser profile `DIR` the session holds alone (default: a fresh temporary one)"},
@@ -75,9 +76,16 @@ func openOptions(c *cli.Context) (sessions.Options, error) {
 		}
 	}
 	o.AllowedOrigins = c.StringSlice("allowed-origin")
+	for _, d := range c.StringSlice("allowed-domain") {
+		entry, err := policy.DomainEntry(d) // "*.example.com", the policy's domain entry
+		if err != nil {
+			return o, sessionUsageError("--allowed-domain: " + err.Error())
+		}
+		o.AllowedOrigins = append(o.AllowedOrigins, entry)
+	}
 	if len(o.AllowedOrigins) == 0 {
 		if o.URL == "" {
-			return o, sessionUsageError("give a URL, or --allowed-origin (\"*\" for any origin) to open a blank session")
+			return o, sessionUsageError("give a URL, or --allowed-origin (\"*\" for any origin) or --allowed-domain to open a blank session")
 		}
 		o.AllowedOrigins = []string{policy.OriginOf(o.URL)}
 	}

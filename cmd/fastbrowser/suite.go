@@ -34,11 +34,13 @@ func (ro *runOutput) flush() {
 }
 
 // newSuite wires the browser flags and the run's output into a scenario.Suite (opts holds
-// the command's own choices). A secret that cannot be registered is invalid input (exit 2).
+// the command's own choices, of the session only its Profile: run's --profile, checked and
+// held). A secret that cannot be registered is invalid input (exit 2).
 func newSuite(c *cli.Context, ro *runOutput, loaded []*scenario.Loaded, out string, opts scenario.SuiteOptions) (*scenario.Suite, error) {
-	tls := opts.Session.TLS // the run config's, which the flags do not carry
+	// The run config's tls and --profile, which the browser flags do not carry.
+	tls, profile := opts.Session.TLS, opts.Session.Profile
 	opts.Session = runtimeOptions(c, ro.st, nil)
-	opts.Session.TLS = tls
+	opts.Session.TLS, opts.Session.Profile = tls, profile
 	opts.Out, opts.Secrets, opts.Notices, opts.ArtifactsMode = out, ro.secrets, ro.st.stderr, ro.mode
 	s, err := scenario.NewSuite(loaded, opts)
 	if err != nil {

@@ -1,6 +1,6 @@
 // Package policy owns origin policies: parsing and normalising origins, the session base
-// ("*" or a non-empty list of exact origins), narrowing, the check every navigation URL
-// passes before it is dispatched. The runtime and the worker both use it; it imports nothing
+// ("*" or a non-empty list of exact origins and domain entries), narrowing, the check every
+// navigation URL passes before it is dispatched. The runtime and the worker both use it; it imports nothing
 // of ours (transport.PolicyRefusal says how a refusal reads as a protocol error).
 package policy
 
@@ -25,13 +25,17 @@ const Any = "*"
 type Policy struct {
 	any     bool
 	origins map[string]bool
+	// domains are the domain entries' domains (ASCII, lower case): "*.example.com" is
+	// "example.com", which allows that host and every subdomain (domain.go).
+	domains map[string]bool
 }
 
 // AllowAll is the "*" policy.
 func AllowAll() Policy { return Policy{any: true} }
 
-// Parse builds a policy from a list: ["*"] or exact origins. An empty list, "*" mixed with
-// origins, or an invalid entry is refused.
+// Parse builds a policy from a list: ["*"], or exact origins and domain entries
+// ("*.example.com": domain.go). An empty list, "*" mixed with others, or an invalid entry
+// is refused.
 func Parse(list []string) (Policy, error) {
 	if len(list) == 0 {
 		return Policy{}, errors.New("an origin policy needs at least one origin")
@@ -39,8 +43,16 @@ func Parse(list []string) (Policy, error) {
 	if len(list) == 1 && list[0] == Any {
 		return AllowAll(), nil
 	}
-	p := Policy{origins: map[string]bool{}}
+	p := Policy{origins: map[string]bool{}, domains: map[string]bool{}}
 	for i, o := range list {
+		if isDomainEntry(o) {
+			d, err := parseDomainEntry(o)
+			if err != nil {
+				return Policy{}, fmt.Errorf("entry %d: %w", i, err)
+			}
+			p.domains[d] = true
+			continue
+		}
 		n, err := NormalizeOrigin(o)
 		if err != nil {
 			return Policy{}, fmt.Errorf("entry %d: %w", i, err)
@@ -53,25 +65,30 @@ func Parse(list []string) (Policy, error) {
 // IsAny reports whether the policy is "*".
 func (p Policy) IsAny() bool { return p.any }
 
-// Origins lists the exact origins, sorted (["*"] for the any policy).
+// Origins lists the policy's entries, sorted: the exact origins and the domain entries
+// ("*.example.com"), the form Parse reads back (["*"] for the any policy).
 func (p Policy) Origins() []string {
 	if p.any {
 		return []string{Any}
 	}
-	out := make([]string, 0, len(p.origins))
+	out := make([]string, 0, len(p.origins)+len(p.domains))
 	for o := range p.origins {
 		out = append(out, o)
+	}
+	for d := range p.domains {
+		out = append(out, domainPrefix+d)
 	}
 	sort.Strings(out)
 	return out
 }
 
-// AllowsOrigin reports whether a normalised http(s) origin is allowed.
+// AllowsOrigin reports whether a normalised http(s) origin is allowed: "*", an exact entry,
+// or a domain entry covering its host.
 func (p Policy) AllowsOrigin(origin string) bool {
 	if p.any {
 		return strings.HasPrefix(origin, "http://") || strings.HasPrefix(origin, "https://")
 	}
-	return p.origins[origin]
+	return p.origins[origin] || p.domainAllows(origin)
 }
 
 // Narrow returns the effective policy for a context: every origin must be valid and allowed
@@ -80,8 +97,19 @@ func (p Policy) Narrow(list []string) (Policy, error) {
 	if len(list) == 0 {
 		return Policy{}, errors.New("a narrowed policy needs at least one origin")
 	}
-	n := Policy{origins: map[string]bool{}}
+	n := Policy{origins: map[string]bool{}, domains: map[string]bool{}}
 	for i, o := range list {
+		if isDomainEntry(o) {
+			d, err := parseDomainEntry(o)
+			if err != nil {
+				return Policy{}, fmt.Errorf("entry %d: %w", i, err)
+			}
+			if !p.any && !p.coversDomain(d) {
+				return Policy{}, &DeniedError{Reason: fmt.Sprintf("%s%s is outside the session's origins", domainPrefix, d)}
+			}
+			n.domains[d] = true
+			continue
+		}
 		if o == Any {
 			// Narrowing names exact origins; "*" would widen a restricted base and
 			// narrows nothing under a "*" one.

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -54,10 +55,21 @@ func newUpstream(u *url.URL) (*upstream, error) {
 // dial opens a connection to hostport: directly, or as a tunnel through the upstream proxy.
 func (p *Proxy) dial(ctx context.Context, hostport string) (net.Conn, error) {
 	if p.up == nil {
-		d := net.Dialer{Timeout: budgets.ProxyDial}
-		return d.DialContext(ctx, "tcp", hostport)
+		return dialDirect(ctx, "tcp", hostport)
 	}
 	return p.up.connect(ctx, hostport)
+}
+
+// dialDirect dials addr within budgets.ProxyDial. A name under localhost (app.localhost)
+// is dialled as localhost: Chromium resolves every such name to loopback itself (RFC 6761),
+// so a page the browser reaches without the proxy is reached through it too, where the
+// system resolver would know only "localhost".
+func dialDirect(ctx context.Context, network, addr string) (net.Conn, error) {
+	if host, port, err := net.SplitHostPort(addr); err == nil && strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		addr = net.JoinHostPort("localhost", port)
+	}
+	d := net.Dialer{Timeout: budgets.ProxyDial}
+	return d.DialContext(ctx, network, addr)
 }
 
 // connect dials the upstream proxy and asks it for a tunnel to hostport. The dial and the
@@ -126,8 +138,7 @@ func (b bufferedConn) Read(p []byte) (int, error) { return b.r.Read(p) }
 // the upstream proxy in absolute form (the transport adds Proxy-Authorization from the URL),
 // https over a tunnel that connect opens. Without an upstream both dial directly.
 func (p *Proxy) transports(up *url.URL) (plain, tls *http.Transport) {
-	direct := (&net.Dialer{Timeout: budgets.ProxyDial}).DialContext
-	plain = newTransport(direct)
+	plain = newTransport(dialDirect)
 	if p.up == nil {
 		return plain, plain
 	}
