@@ -41,6 +41,7 @@ var (
 	hook             = Budget{Name: "hook", Default: 30 * time.Second, Ceiling: 120 * time.Second}
 	cdpCall          = Budget{Name: "cdpCall", Default: 5 * time.Second, Ceiling: 10 * time.Second}
 	download         = Budget{Name: "download", Default: 10 * time.Second, Ceiling: 60 * time.Second}
+	wait             = Budget{Name: "wait", Default: 10 * time.Second, Ceiling: 120 * time.Second}
 )
 
 // The budgets and limits are unexported values behind accessors, so nothing can change a
@@ -102,10 +103,15 @@ func CDPCall() Budget { return cdpCall }
 // its completion.
 func Download() Budget { return download }
 
+// Wait bounds a wait operation: a load state or URL wait by default as long as a navigation
+// (it usually follows one), and at most as long as one request may be; a durationMs wait
+// (Playwright's waitForTimeout) at most the ceiling.
+func Wait() Budget { return wait }
+
 // All lists every budget, for documentation and for tests.
 func All() []Budget {
 	return []Budget{browserStartup, workerReady, request, actionVerification, readWait, expect, navigation,
-		popupWait, screenshot, observation, failureEvidence, scenarioRun, processStopGrace, fixtureReadiness, hook, cdpCall, download}
+		popupWait, screenshot, observation, failureEvidence, scenarioRun, processStopGrace, fixtureReadiness, hook, cdpCall, download, wait}
 }
 
 // Artifact and protocol size limits.

@@ -35,6 +35,9 @@ const (
 	// ActPoll is how often an act looks for its target and reads its state again while it
 	// waits for the target to appear and become actionable, or for the action's effect.
 	ActPoll = 50 * time.Millisecond
+	// WaitPoll is how often a url wait reads the main frame's URL again besides the tab's
+	// own changes: a same-document navigation (a hash change, a pushState) changes no tab state.
+	WaitPoll = 100 * time.Millisecond
 	// ActSettle bounds, after an act's input, the page's turn of its task queue that lets a
 	// navigation the action's handlers queued (a form submit) be asked for, so the act can
 	// wait for it; a page too busy to take the turn in time is not waited on any longer.

@@ -48,7 +48,8 @@ func (r *Runtime) runExtract(ctx context.Context, req *transport.Extract, octx *
 		return nil, r.extractFailed(&rec, err)
 	}
 	rec.Outcome = transport.OutcomeOK
-	res := &transport.ExtractResult{Egress: page.egress, Tab: page.tab, Data: transport.JSONValue(data), Citations: cites, Turns: []transport.TurnReceipt{rec}}
+	res := &transport.ExtractResult{Egress: page.egress, Tab: page.tab, Data: transport.JSONValue(data), Citations: cites, Turns: []transport.TurnReceipt{rec},
+		Warnings: transport.ExtractLinkWarnings(req.Schema)}
 	// The data quotes page text: scrubbed like any result (call scrubs the worker's results
 	// only, and extract's is the runtime's own).
 	return r.scrubResult(req, res)

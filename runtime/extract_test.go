@@ -19,12 +19,12 @@ import (
 //
 //	main
 //	  heading[1] "Kettles and mugs"
-//	  link e1 "Blue Kettle Price: $19.99" -> /p/kettle
+//	  link [e1] "Blue Kettle Price: $19.99" -> /p/kettle
 //	    heading[2] "Blue Kettle"
 //	    text "Price: $19.99"
-//	  link e2 "Red Mug Price: $7.50" -> /p/mug
+//	  link [e2] "Red Mug Price: $7.50" -> /p/mug
 //	    …
-//	  textbox e3 "Note"
+//	  textbox [e3] "Note"
 const shopPage = `<!doctype html><title>Shop</title><main><h1>Kettles and mugs</h1>
 <a href="/p/kettle"><h2>Blue Kettle</h2><span>Price: $19.99</span></a>
 <a href="/p/mug"><h2>Red Mug</h2><span>Price: $7.50</span></a>
@@ -67,7 +67,7 @@ func openShop(t *testing.T, provider string, script ...modeltest.Step) (*runtime
 	}
 	// Refs are the session's, given in the order elements are first seen: observing first
 	// gives them in page order, whatever a test does next.
-	if ob := observe(t, rt); !strings.Contains(ob.Text, `link e1 "Blue Kettle`) {
+	if ob := observe(t, rt); !strings.Contains(ob.Text, `link [e1] "Blue Kettle`) {
 		t.Fatalf("the shop's outline is not what the tests cite:\n%s", ob.Text)
 	}
 	return rt, m
@@ -124,7 +124,7 @@ func TestExtractCitesEachValue(t *testing.T) {
 		t.Fatalf("%d model requests, want 1", len(reqs))
 	}
 	body := string(reqs[0].Body)
-	for _, want := range []string{`link e1 \"Blue Kettle Price: $19.99\"`, `"name":"extract"`, `"citations"`, `"price":{"type":"number"}`} {
+	for _, want := range []string{`link [e1] \"Blue Kettle Price: $19.99\"`, `"name":"extract"`, `"citations"`, `"price":{"type":"number"}`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the model request does not hold %s:\n%s", want, body)
 		}
@@ -146,7 +146,7 @@ func TestExtractScopeBoundsCitations(t *testing.T) {
 		t.Errorf("citations %v", res.Citations)
 	}
 	body := string(m.Requests()[0].Body)
-	if !strings.Contains(body, "link e1") || strings.Contains(body, "Red Mug") || strings.Contains(body, "Kettles and mugs") {
+	if !strings.Contains(body, "link [e1]") || strings.Contains(body, "Red Mug") || strings.Contains(body, "Kettles and mugs") {
 		t.Errorf("the scoped request shows more than the kettle's link:\n%s", body)
 	}
 	oe := extractFails(t, rt, transport.Extract{Schema: transport.JSONValue(productSchema), Scope: "e1"}, transport.CodeTaskRefused)
@@ -318,7 +318,7 @@ func TestExtractCitesStaticTextByLine(t *testing.T) {
 	if res.Citations["/title"] != "L2" || !strings.Contains(string(res.Data), "Kettles and mugs") {
 		t.Errorf("data %s citations %v", res.Data, res.Citations)
 	}
-	if body := string(m.Requests()[0].Body); !strings.Contains(body, `L2   heading[1] \"Kettles and mugs\"`) || !strings.Contains(body, `L3   link e1`) {
+	if body := string(m.Requests()[0].Body); !strings.Contains(body, `L2   heading[1] \"Kettles and mugs\"`) || !strings.Contains(body, `L3   link [e1]`) {
 		t.Errorf("the model was not shown line ids:\n%s", body)
 	}
 	oe := extractFails(t, rt, transport.Extract{Schema: schema}, transport.CodeTaskRefused)
@@ -328,5 +328,25 @@ func TestExtractCitesStaticTextByLine(t *testing.T) {
 	oe = extractFails(t, rt, transport.Extract{Schema: schema}, transport.CodeTaskRefused)
 	if !strings.Contains(oe.Message, `does not occur in the text of ref "L3"`) {
 		t.Errorf("a string not on the cited line: %s", oe.Message)
+	}
+}
+
+// TestExtractLinkFieldWarnsAndCitesTheLink: a schema with a link field ("url") gets a warning
+// in the result that the value may be a relative path; the model reads the kettle link's
+// address as the outline shows it (a same-site link by its path) and cites the link, its ref
+// written with the outline's brackets, which the runtime reads without them.
+func TestExtractLinkFieldWarnsAndCitesTheLink(t *testing.T) {
+	t.Parallel()
+	rt, _ := openShop(t, model.ProviderOpenAI, extractCall(map[string]any{"name": "Blue Kettle", "url": "/p/kettle"}, map[string]string{"/name": "[e1]", "/url": "[e1]"}))
+	schema := `{"type":"object","properties":{"name":{"type":"string"},"url":{"type":"string"}},"required":["name","url"]}`
+	res, err := transport.Dispatch(bg, rt, transport.Extract{Schema: transport.JSONValue(schema)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Data) != `{"name":"Blue Kettle","url":"/p/kettle"}` || res.Citations["/url"] != "e1" || res.Citations["/name"] != "e1" {
+		t.Errorf("data %s, citations %v", res.Data, res.Citations)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], `data field "/url" looks like a link`) || !strings.Contains(res.Warnings[0], "relative path") {
+		t.Errorf("warnings %q, want one about /url", res.Warnings)
 	}
 }

@@ -39,6 +39,9 @@ func checkExtractReply(reply model.Reply, schema *jsonschema.Schema, page *extra
 	if err := json.Unmarshal(reply.Calls[0].Arguments, &ans); err != nil {
 		return nil, nil, extractRefused(`the extract call's arguments are not {"data": …, "citations": {pointer: ref}}`)
 	}
+	for p, ref := range ans.Citations {
+		ans.Citations[p] = modelRef(ref)
+	}
 	if len(ans.Data) == 0 || string(ans.Data) == "null" {
 		return nil, nil, extractRefused("the extract call carries no data")
 	}

@@ -83,7 +83,9 @@ func (p *extractPage) collect(n *transport.OutlineNode, seen *int, lines int) []
 	*seen++
 	line := *seen
 	var texts []string
-	for _, s := range append([]string{n.Name, n.Text, n.Selected}, n.Options...) {
+	// A link's address counts as its text as the outline shows it ("-> /p/kettle": a link to
+	// the page's own site by its path), so a link field can cite the link it came from.
+	for _, s := range append([]string{n.Name, n.Text, n.Selected, n.Href}, n.Options...) {
 		if s != "" {
 			texts = append(texts, foldText(s))
 		}

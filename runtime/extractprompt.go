@@ -10,7 +10,7 @@ import (
 )
 
 // extractSystem is the whole instruction an extract's model is given.
-const extractSystem = `You map what a web page shows into JSON data. You are shown the page's outline: one line per element, each line starting with its line id (such as L7), an element you could act on carrying a ref (such as e12) after its role. Call the extract tool exactly once. In "data" put only what the outline shows, fitting the data schema; leave out what it does not show, never guess. In "citations", for every string, number and boolean in data, give the ref of the outline line it came from, or its line id when the line has no ref, keyed by the value's JSON Pointer (such as /price or /items/0/name). Copy a string value from the text of the line you cite or of the lines under it.`
+const extractSystem = `You map what a web page shows into JSON data. You are shown the page's outline: one line per element, each line starting with its line id (such as L7), an element you could act on carrying a ref in brackets (such as [e12]) after its role. Call the extract tool exactly once. In "data" put only what the outline shows, fitting the data schema; leave out what it does not show, never guess. In "citations", for every string, number and boolean in data, give the ref of the outline line it came from without its brackets (e12), or its line id when the line has no ref, keyed by the value's JSON Pointer (such as /price or /items/0/name). Copy a string value from the text of the line you cite or of the lines under it.`
 
 // extractRequest is the extract's one model call: the outline as the user's message and the
 // one tool, whose data parameter is the caller's schema.

@@ -158,7 +158,8 @@ func TestTaskThreeTurnsSucceeds(t *testing.T) {
 			srv.Script(
 				modeltest.Step{Tool: "locate", Args: map[string]string{"instruction": "Username", "action": "type"}, InputTokens: 500, OutputTokens: 20},
 				modeltest.Step{Tool: "act", Args: map[string]string{"action": "type", "ref": user, "text": "alice"}, InputTokens: 600, OutputTokens: 25},
-				modeltest.Step{Tool: "act", Args: map[string]string{"action": "click", "ref": signIn}, InputTokens: 700, OutputTokens: 15},
+				// A ref copied with the outline's brackets ("[e7]") is read without them.
+				modeltest.Step{Tool: "act", Args: map[string]string{"action": "click", "ref": "[" + signIn + "]"}, InputTokens: 700, OutputTokens: 15},
 			)
 			res, err := transport.Dispatch(bg, rt, taskOf("Sign in as alice"))
 			if err != nil {

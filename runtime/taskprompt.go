@@ -19,7 +19,7 @@ import (
 
 // taskSystemPrompt is the system prompt; %s is act's line, which says what the host enabled.
 const taskSystemPrompt = `You operate a web page for a user, one step per turn, by calling exactly one tool.
-The page is given as an outline: one element per line, with a ref such as e12 for elements you can act on.
+The page is given as an outline: one element per line, with a ref in brackets such as [e12] for elements you can act on; give a tool the ref without the brackets (e12).
 - locate: find the element an instruction names (by its visible name or label). Ambiguity ends the task, so prefer acting on a ref you can see.
 - act: %s Each act is verified and the page is shown again.
 - done: say the goal is reached. The page is then checked; your words are not.
@@ -56,7 +56,7 @@ func (t *taskRun) tools() []model.Tool {
 	}
 	props := map[string]any{
 		"action": map[string]any{"type": "string", "enum": actions},
-		"ref":    map[string]string{"type": "string", "description": "the element's ref, such as e12"},
+		"ref":    map[string]string{"type": "string", "description": "the element's ref without its brackets, such as e12"},
 		"text":   map[string]string{"type": "string", "description": "type: the text to type"},
 		"option": map[string]string{"type": "string", "description": "select: the option's label"},
 		"key":    map[string]string{"type": "string", "description": "press: one character or a key name such as Enter"},

@@ -104,6 +104,7 @@ func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.Tu
 	if err := strictArgs(call.Arguments, &a); err != nil {
 		return false, refuse(t.mutation, "act's arguments: %s", err)
 	}
+	a.Ref = modelRef(a.Ref)
 	if len(t.actions) >= t.maxActions {
 		return false, transport.NewError(transport.OpTask, transport.PhasePolicy, transport.CodeBudgetExceeded, transport.RetryNever, t.mutation,
 			"action refused: the task's %d actions are spent", t.maxActions)

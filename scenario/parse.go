@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
@@ -471,6 +472,9 @@ func checkOperation(ops []Operation, i int, ids map[string]int, base *url.URL) e
 	if err := resolveAssert(fr, base, path+".request.value"); err != nil {
 		return err
 	}
+	if err := resolveWaitURL(fr, base, path+".request.url"); err != nil {
+		return err
+	}
 	if err := checkNarrowing(fr, path+".request.origins"); err != nil {
 		return err
 	}
@@ -545,6 +549,26 @@ func resolveAssert(fr *fileRequest, base *url.URL, path string) error {
 			return fail(path, "expected an exact http or https origin without credentials, path, query or fragment")
 		}
 	}
+	return nil
+}
+
+// resolveWaitURL resolves a url wait's relative URL against fixture.baseUrl, as Playwright
+// resolves a waitForURL string that does not start with "*" against its baseURL: "/orders"
+// means the fixture's /orders. A glob starting with "*" ("**/orders"), an absolute URL and a
+// regex stay as written.
+func resolveWaitURL(fr *fileRequest, base *url.URL, path string) error {
+	w, ok := fr.op.(*transport.Wait)
+	if !ok || w.URL == nil || w.URL.IsRegex() || w.URL.String == "" || strings.HasPrefix(w.URL.String, "*") {
+		return nil
+	}
+	u, err := url.Parse(w.URL.String)
+	if err != nil || u.IsAbs() {
+		return nil // matched as written
+	}
+	if base == nil {
+		return fail(path, "a relative URL needs fixture.baseUrl (or write a glob such as \"**/orders\")")
+	}
+	w.URL = transport.Is(base.ResolveReference(u).String())
 	return nil
 }
 

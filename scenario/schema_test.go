@@ -257,6 +257,14 @@ func TestSchemaAndGoRejectInvalid(t *testing.T) {
 		{"assert values with a non-list kind", doc(`{"op":"assert","request":{"kind":"focused","target":{"ref":"e1"},"values":["a"]}}`)},
 		{"assert text with value and values", doc(`{"op":"assert","request":{"kind":"text","target":{"ref":"e1"},"value":"a","values":["a"]}}`)},
 		{"assert storage without storage", doc(`{"op":"assert","request":{"kind":"storage"}}`)},
+		{"wait for nothing", doc(`{"op":"wait","request":{}}`)},
+		{"wait without a request", doc(`{"op":"wait"}`)},
+		{"wait for a load state and a url", doc(`{"op":"wait","request":{"loadState":"load","url":"**/x"}}`)},
+		{"wait for a url and a time", doc(`{"op":"wait","request":{"url":{"regex":"x"},"durationMs":5}}`)},
+		{"wait for an unknown load state", doc(`{"op":"wait","request":{"loadState":"commit"}}`)},
+		{"wait with timeoutMs and durationMs", doc(`{"op":"wait","request":{"durationMs":5,"timeoutMs":5}}`)},
+		{"wait over the ceiling", doc(`{"op":"wait","request":{"durationMs":120001}}`)},
+		{"wait timeoutMs over the ceiling", doc(`{"op":"wait","request":{"loadState":"load","timeoutMs":120001}}`)},
 		{"assert storage in a cookie area", doc(`{"op":"assert","request":{"kind":"storage","storage":{"area":"cookie","key":"k"}}}`)},
 		{"assert storage with value and jsonContains", doc(`{"op":"assert","request":{"kind":"storage","storage":{"area":"local","key":"k"},"value":"v","jsonContains":1}}`)},
 		{"assert regex flag g", doc(`{"op":"assert","request":{"kind":"title","value":{"regex":"a","flags":"g"}}}`)},
@@ -504,6 +512,7 @@ const allOps = `{
     {"op": "step", "step": {"instruction": "Password", "action": "type", "target": {"ref": "e12"}, "text": {"env": "FB_PASSWORD"}, "postcondition": {"kind": "text", "value": "ok"}}},
     {"op": "step", "step": {"instruction": "Country", "action": "select", "option": "Denmark", "postcondition": {"kind": "title", "value": "Form"}}},
     {"op": "step", "step": {"instruction": "Search", "action": "press", "key": "Escape", "postcondition": {"kind": "origin", "value": "http://127.0.0.1:4310"}}},
+    {"op": "wait", "request": {"url": "**/done", "timeoutMs": 5000}},
     {"id": "close", "op": "closeTab", "request": {"tab": {"source": "operation", "operation": {"id": "popup"}, "result": "popup"}}}
   ]
 }`
@@ -550,6 +559,7 @@ func TestSchemaAndGoAcceptUnusualValid(t *testing.T) {
 			`{"op":"assert","request":{"kind":"textContains","value":{"var":"_n2"}}},{"op":"step","step":{"instruction":{"var":"FIELD"},"action":"click","postcondition":{"kind":"text","value":{"var":"FIELD"}}}}]}`},
 		{"scoped assertions", doc(`{"op":"assert","request":{"kind":"textContains","value":"x","target":{"role":"region","name":"A"}}},{"op":"assert","request":{"kind":"textContains","value":"x","cell":{"table":{"role":"table","name":"Users"},"row":"alice","column":"Role"}}},{"op":"assert","request":{"kind":"value","value":"","target":{"ref":"e3"},"not":true}},{"op":"assert","request":{"kind":"checked","value":"false","target":{"role":"checkbox","name":"A","exact":false}}},{"op":"assert","request":{"kind":"count","value":"0","target":{"role":"button","name":"Delete"},"wait":"none"}},{"op":"assert","request":{"kind":"count","value":"10000","target":{"role":"row","name":"x","exact":false}}}`)},
 		{"web-first assertions", doc(`{"op":"assert","request":{"kind":"visible","target":{"testId":"t"},"timeoutMs":30000}},{"op":"assert","request":{"kind":"hidden","target":{"text":"x"},"not":true,"value":null}},{"op":"assert","request":{"kind":"attribute","target":{"ref":"e1"},"name":"href","value":{"regex":"^/d","flags":"i"},"ignoreCase":true}},{"op":"assert","request":{"kind":"attribute","target":{"ref":"e1"},"name":"href"}},{"op":"assert","request":{"kind":"class","target":{"ref":"e1"},"value":""}},{"op":"assert","request":{"kind":"classContains","target":{"ref":"e1"},"value":"a b"}},{"op":"assert","request":{"kind":"text","target":{"ref":"e1"},"value":{"regex":"^buy milk$"},"useInnerText":true}},{"op":"assert","request":{"kind":"text","target":{"role":"listitem"},"values":["a",{"regex":"b","flags":"ms"}]}},{"op":"assert","request":{"kind":"values","target":{"label":"F"},"values":[]}},{"op":"assert","request":{"kind":"url","value":{"regex":"#a$"}}},{"op":"assert","request":{"kind":"storage","storage":{"area":"local","key":"k"},"jsonContains":{"a":[1]}}},{"op":"assert","request":{"kind":"storage","storage":{"area":"session","key":"k"},"value":""}}`)},
+		{"waits", doc(`{"op":"wait","request":{"loadState":"networkidle","timeoutMs":120000}},{"op":"wait","request":{"url":"/orders"},"when":{"kind":"title","value":"Shop"}},{"op":"wait","request":{"url":"**/orders/*"}},{"op":"wait","request":{"url":{"regex":"/orders$","flags":"i"},"loadState":"","durationMs":0}},{"op":"wait","request":{"durationMs":120000,"timeoutMs":0,"url":null}}`)},
 		{"status, pageClass, not and timeoutMs", doc(`{"op":"assert","request":{"kind":"status","value":"200"}},{"op":"assert","request":{"kind":"pageClass","value":"http_error","not":true,"timeoutMs":500}},{"op":"assert","request":{"kind":"textContains","value":"Loading","not":true,"wait":"bounded","timeoutMs":3000}}`)},
 	}
 	for _, c := range cases {

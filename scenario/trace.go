@@ -175,11 +175,13 @@ func (s *runState) traceStep(ctx context.Context, rt Session, i int, started tim
 // page (the operation table's Mutates: assert, read, observe, listTabs, waitPopup, extract,
 // screenshot, narrowOriginPolicy) nor which tab is selected (selectTab does), and an
 // assertion held at its first look (one that held only after more looks saw the page change
-// while it waited: it is captured). A page that changes by itself (a timer, an animation)
+// while it waited: it is captured). A wait is always captured: it waits for the page to
+// change (a load state, a URL), so the page it ends on is rarely the one before it. A page
+// that changes by itself (a timer, an animation)
 // shows so only at the next capture.
 func unchanging(op string, res transport.Result) bool {
 	spec, ok := transport.LookupOp(op)
-	if !ok || spec.Mutates || op == transport.OpSelectTab {
+	if !ok || spec.Mutates || op == transport.OpSelectTab || op == transport.OpWait {
 		return false
 	}
 	if a, ok := res.(*transport.AssertResult); ok && a.Attempts > 1 {

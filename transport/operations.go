@@ -134,6 +134,7 @@ var table = []OpSpec{
 	{Name: OpListTabs, New: newOp[ListTabs], InFiles: true, TabResult: "listedTab"},
 	{Name: OpSelectTab, New: newOp[SelectTab], InFiles: true, TabResult: "selectedTab"},
 	{Name: OpWaitPopup, New: newOp[WaitPopup], Deadline: withinDefaultRequest, InFiles: true, TabResult: "popup"},
+	{Name: OpWait, New: newOp[Wait], Deadline: waitDeadline, InFiles: true},
 	{Name: OpCloseTab, New: newOp[CloseTab], Mutates: true, InFiles: true},
 	{Name: OpTask, New: newOp[Task], Mutates: true, Deadline: taskDeadline, InFiles: true, Runtime: true},
 	{Name: OpExtract, New: newOp[Extract], Deadline: taskDeadline, InFiles: true, Runtime: true},

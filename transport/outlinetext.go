@@ -46,7 +46,7 @@ func renderLine(b *strings.Builder, n *OutlineNode) {
 		b.WriteString("[" + strconv.Itoa(n.Level) + "]")
 	}
 	if n.Ref != "" {
-		b.WriteString(" " + n.Ref)
+		b.WriteString(" [" + n.Ref + "]") // the seed: each element an operation can act on shows its ID in brackets
 	}
 	if n.Name != "" {
 		b.WriteString(" " + strconv.Quote(n.Name))

@@ -197,6 +197,9 @@ type ExtractResult struct {
 	// read from.
 	Citations map[string]string `json:"citations"`
 	Turns     []TurnReceipt     `json:"turns"`
+	// Warnings say, from the schema alone, what the caller should know about the data:
+	// a string field that looks like a link may hold a relative path (ExtractLinkWarnings).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func (r Task) Validate() error {

@@ -12,6 +12,7 @@ import (
 	"github.com/mafredri/cdp/protocol/target"
 	"github.com/mafredri/cdp/rpcc"
 
+	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/worker/internal/outline"
 )
 
@@ -29,6 +30,8 @@ type tab struct {
 	mainFrame page.FrameID
 	loader    string        // main-frame loader of the committed document
 	loaded    string        // loader whose load event fired
+	domReady  string        // loader whose DOMContentLoaded fired (wait's load states)
+	idle      string        // loader whose networkIdle fired: no request for 500 ms
 	url       string        // main-frame URL as last committed
 	changed   chan struct{} // closed and replaced on every state change
 	gone      bool          // target destroyed or connection lost
@@ -104,7 +107,9 @@ func (t *tab) watch(navigated page.FrameNavigatedClient, lifecycle page.Lifecycl
 					t.url += *ev.Frame.URLFragment
 				}
 				if ev.Type == page.NavigationTypeBackForwardCacheRestore {
-					t.loaded = t.loader // a page restored from the back/forward cache does not load again
+					// A page restored from the back/forward cache does not load again, nor
+					// fetch what it loaded.
+					t.loaded, t.domReady, t.idle = t.loader, t.loader, t.loader
 				}
 			})
 		})
@@ -114,10 +119,32 @@ func (t *tab) watch(navigated page.FrameNavigatedClient, lifecycle page.Lifecycl
 		t.mu.Lock()
 		main := ev.FrameID == t.mainFrame
 		t.mu.Unlock()
-		if main && ev.Name == "load" {
+		if !main {
+			return
+		}
+		switch ev.Name {
+		case "load":
 			t.update(func() { t.loaded = string(ev.LoaderID) })
+		case "DOMContentLoaded":
+			t.update(func() { t.domReady = string(ev.LoaderID) })
+		case "networkIdle":
+			t.update(func() { t.idle = string(ev.LoaderID) })
 		}
 	})
+}
+
+// reachedLocked reports whether the document of loader has reached a wait's load state
+// (transport.LoadStates); t.mu is held. A loaded document has had its DOMContentLoaded.
+func (t *tab) reachedLocked(state, loader string) bool {
+	switch state {
+	case transport.LoadStateDOMContentLoaded:
+		return t.domReady == loader || t.loaded == loader
+	case transport.LoadStateLoad:
+		return t.loaded == loader
+	case transport.LoadStateNetworkIdle:
+		return t.idle == loader
+	}
+	return false
 }
 
 func (t *tab) close() {

@@ -300,7 +300,8 @@ func (w *Worker) attachThen(ctx context.Context, id target.ID, ready func()) (*t
 	}
 	f := tree.FrameTree.Frame
 	t.mainFrame, t.loader, t.url = f.ID, string(f.LoaderID), f.URL
-	t.loaded = t.loader // the first document (about:blank) has finished by the time we see it
+	// The first document (about:blank) has finished by the time we see it.
+	t.loaded, t.domReady, t.idle = t.loader, t.loader, t.loader
 	t.watch(navigated, lifecycle)
 
 	w.mu.Lock()

@@ -26,7 +26,7 @@ func TestSessionSignInExportNoSecret(t *testing.T) {
 	base := shopServer(t, sessionPassword)
 	s := newSessionCLI(t)
 	id, open := s.open(base + "/shop/")
-	if !strings.Contains(open.str("outline"), `password e2 "Password"`) || !strings.Contains(open.str("outline"), `button e3 "Log in"`) {
+	if !strings.Contains(open.str("outline"), `password [e2] "Password"`) || !strings.Contains(open.str("outline"), `button [e3] "Log in"`) {
 		t.Fatalf("open: not the sign-in page:\n%s", open.stdout)
 	}
 

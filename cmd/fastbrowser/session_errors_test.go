@@ -18,7 +18,7 @@ func TestSessionBadInputKeepsSessionUsable(t *testing.T) {
 	site := runtimetest.Fixture()
 	defer site.Close()
 	s := newSessionCLI(t)
-	id, _ := s.open(site.URL + "/upload") // file e1 "Document", link e2 "Home"
+	id, _ := s.open(site.URL + "/upload") // file [e1] "Document", link [e2] "Home"
 
 	// do runs in wd; the file to upload outside it sits in another directory.
 	wd, other := t.TempDir(), t.TempDir()

@@ -36,7 +36,7 @@ func TestSessionActInWordsWithAModel(t *testing.T) {
 	cfg := srv.Config("openai", modelKeyEnv)
 	s := newSessionCLI(t)
 	id, open := s.open(base+"/shop/", "--model", "openai:"+cfg.Model, "--model-base-url", cfg.BaseURL, "--model-api-key-env", modelKeyEnv)
-	if !strings.Contains(open.str("outline"), `button e3 "Log in"`) {
+	if !strings.Contains(open.str("outline"), `button [e3] "Log in"`) {
 		t.Fatalf("open: not the sign-in page:\n%s", open.stdout)
 	}
 	rec := s.record(id)

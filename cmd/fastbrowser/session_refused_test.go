@@ -25,7 +25,7 @@ func TestSessionRefusedIsThePagesOwn(t *testing.T) {
 	if r, _ := nav.obj["refused"].(map[string]any); r["status"] != float64(403) {
 		t.Errorf("navigate to /status/403: refused %v, want status 403", r)
 	}
-	home := regexp.MustCompile(`link (e[0-9]+) "Home"`).FindStringSubmatch(nav.str("page", "outline"))
+	home := regexp.MustCompile(`link \[(e[0-9]+)\] "Home"`).FindStringSubmatch(nav.str("page", "outline"))
 	if home == nil {
 		t.Fatalf("no Home link on the 403 page:\n%s", nav.stdout)
 	}

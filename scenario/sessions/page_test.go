@@ -9,14 +9,14 @@ import (
 )
 
 func TestFindLinesKeepsWhatTheMatchSitsIn(t *testing.T) {
-	outline := "main\n  heading[1] \"Orders\"\n  table \"Recent orders\"\n    row: 1001 | Ada Lovelace | Shipped\n    row: 1002 | Grace Hopper | Pending\nbanner\n  link e4 \"Orders\"\n"
+	outline := "main\n  heading[1] \"Orders\"\n  table \"Recent orders\"\n    row: 1001 | Ada Lovelace | Shipped\n    row: 1002 | Grace Hopper | Pending\nbanner\n  link [e4] \"Orders\"\n"
 	got, n := findLines(outline, "ada")
 	want := "main\n  table \"Recent orders\"\n    row: 1001 | Ada Lovelace | Shipped"
 	if got != want || n != 1 {
 		t.Fatalf("got (%d)\n%s\nwant (1)\n%s", n, got, want)
 	}
 	got, n = findLines(outline, "orders")
-	if n != 3 || !strings.Contains(got, "banner\n  link e4") || strings.Contains(got, "Grace") {
+	if n != 3 || !strings.Contains(got, "banner\n  link [e4]") || strings.Contains(got, "Grace") {
 		t.Fatalf("got (%d)\n%s", n, got)
 	}
 	if got, n := findLines(outline, "zzz"); got != "" || n != 0 {

@@ -63,6 +63,11 @@ var fieldRules = []fieldRule{
 	rule[transport.RedactionRule]("label", chars(0, budgets.RedactionRuleFieldChars)),
 
 	rule[transport.Download]("timeoutMs", between(0, ms(budgets.Download()))),
+	// "" is no load state given, as the decoder reads it (the request's rules then want
+	// url or durationMs).
+	rule[transport.Wait]("loadState", oneOf(append([]string{""}, transport.LoadStates...)...)),
+	rule[transport.Wait]("durationMs", between(0, ms(budgets.Wait()))),
+	rule[transport.Wait]("timeoutMs", between(0, ms(budgets.Wait()))),
 
 	rule[transport.NarrowOriginPolicy]("origins", items(1, budgets.NarrowOrigins)),
 

@@ -49,15 +49,15 @@ func TestValuesNeverShown(t *testing.T) {
 	frames[0].Passwords = []dom.BackendNodeID{8}
 	o := build(frames)
 	requireText(t, o,
-		`textbox e1 "Full name"`,
-		`password e2 "Password"`,
-		`password e3 "Old password"`,
-		`textbox e4 "Read only"`,
-		`searchbox e5 "Search"`,
-		`spinbutton e6 "Quantity"`,
-		`combobox e7 "City"`,
-		`textbox e8 "Notes"`,
-		`date e9 "Day"`,
+		`textbox [e1] "Full name"`,
+		`password [e2] "Password"`,
+		`password [e3] "Old password"`,
+		`textbox [e4] "Read only"`,
+		`searchbox [e5] "Search"`,
+		`spinbutton [e6] "Quantity"`,
+		`combobox [e7] "City"`,
+		`textbox [e8] "Notes"`,
+		`date [e9] "Day"`,
 	)
 	requireNoSecret(t, o, "VALUE", "••", "42", "2024")
 	if got := outline.Classify(o, "Sign in", 200); got != transport.PageLogin {
@@ -87,15 +87,15 @@ func TestNamesWithoutFieldValues(t *testing.T) {
 		),
 	))
 	requireText(t, o,
-		`button e1 "Press"`, // a button's contents are presentational: the field inside is not outlined
+		`button [e1] "Press"`, // a button's contents are presentational: the field inside is not outlined
 		`heading[2] "Title"`,
-		`  textbox e2 "t"`,
-		`button e3 "Has no field BUTTON-SECRET"`,
-		`textbox e4 "Reply to"`,
-		`textbox e5 "Email"`,
+		`  textbox [e2] "t"`,
+		`button [e3] "Has no field BUTTON-SECRET"`,
+		`textbox [e4] "Reply to"`,
+		`textbox [e5] "Email"`,
 		`table`,
 		`  row: Qty | 2`,
-		`    textbox e6 "q"`,
+		`    textbox [e6] "q"`,
 	)
 	requireNoSecret(t, o, "HEADING-SECRET", "LABEL-SECRET", "CELL-SECRET")
 }
@@ -112,8 +112,8 @@ func TestHoistingAndIgnored(t *testing.T) {
 	))
 	requireText(t, o,
 		`text "Deep text"`,
-		`button e1 "Go"`,
-		`link e2 "Kept" -> /k`,
+		`button [e1] "Go"`,
+		`link [e2] "Kept" -> /k`,
 	)
 	if len(o.Nodes) != 3 {
 		t.Errorf("nodes = %d, want 3", len(o.Nodes))
@@ -129,8 +129,8 @@ func TestRepeatedTextDropped(t *testing.T) {
 	))
 	requireText(t, o,
 		`heading[1] "Welcome back"`,
-		`link e1 "Home" -> /`,
-		`textbox e2 "Username"`,
+		`link [e1] "Home" -> /`,
+		`textbox [e2] "Username"`,
 		`table "Orders"`,
 		`  row: a`,
 	)
@@ -153,7 +153,7 @@ func TestLandmarksAfterContent(t *testing.T) {
 		`banner`,
 		`  heading[1] "Site"`,
 		`navigation "Menu"`,
-		`  link e1 "A" -> /a`,
+		`  link [e1] "A" -> /a`,
 		`navigation "Second"`,
 		`  text "Nav 2"`,
 		`complementary`,
@@ -198,7 +198,7 @@ func TestCollapse(t *testing.T) {
 		boxes = append(boxes, field("textbox", "Field "+s, ""))
 	}
 	o = build(doc(append([]*ax{n("list", "", items...)}, boxes...)...))
-	if !strings.Contains(o.Text, "  … 4 more listitems\n") || !strings.Contains(o.Text, `textbox e10 "Field g"`) {
+	if !strings.Contains(o.Text, "  … 4 more listitems\n") || !strings.Contains(o.Text, `textbox [e10] "Field g"`) {
 		t.Errorf("outline:\n%s", o.Text)
 	}
 	// Items of different shapes are not alike.
@@ -246,7 +246,7 @@ func TestBudgets(t *testing.T) {
 	o = opts(nil)
 	o.MaxDepth = 4
 	out = outline.Build(doc(deep, n("button", "After")), o)
-	if !out.Truncated || strings.Contains(out.Text, "Deep") || !strings.Contains(out.Text, `button e1 "After"`) {
+	if !out.Truncated || strings.Contains(out.Text, "Deep") || !strings.Contains(out.Text, `button [e1] "After"`) {
 		t.Errorf("maxDepth 4: truncated %v:\n%s", out.Truncated, out.Text)
 	}
 
@@ -289,22 +289,22 @@ func TestRefs(t *testing.T) {
 	), opts(calls))
 	requireText(t, o,
 		`heading[1] "Title"`,
-		`button e1 "Save"`,
+		`button [e1] "Save"`,
 		`text "Some text"`,
-		`link e2 "Home" -> /`,
-		`textbox e3 "Name"`,
-		`checkbox e4 "Agree" checked=false`,
-		`radio e5 "One" checked=true`,
-		`switch e6 "Dark" checked=mixed`,
-		`slider e7 "Volume"`,
+		`link [e2] "Home" -> /`,
+		`textbox [e3] "Name"`,
+		`checkbox [e4] "Agree" checked=false`,
+		`radio [e5] "One" checked=true`,
+		`switch [e6] "Dark" checked=mixed`,
+		`slider [e7] "Volume"`,
 		`menu`,
-		`  menuitem e8 "Open"`,
+		`  menuitem [e8] "Open"`,
 		`tablist`,
-		`  tab e9 "First"`,
+		`  tab [e9] "First"`,
 		`listbox "Pick"`,
-		`  option e10 "A"`,
-		`file e11 "Choose File"`,
-		`button e12 "Off" disabled`,
+		`  option [e10] "A"`,
+		`file [e11] "Choose File"`,
+		`button [e12] "Off" disabled`,
 		`img "Logo"`,
 		`region "Area"`,
 		`  text "Inside"`,
@@ -356,7 +356,7 @@ func TestSelect(t *testing.T) {
 	if len(o.Nodes) != 3 || len(o.Nodes[0].Children) != 0 {
 		t.Fatalf("selects are not single nodes:\n%s", o.Text)
 	}
-	if got := strings.Split(o.Text, "\n")[0]; got != `combobox e1 "Country" selected="Sweden" options=["Norway","Sweden","Denmark"]` {
+	if got := strings.Split(o.Text, "\n")[0]; got != `combobox [e1] "Country" selected="Sweden" options=["Norway","Sweden","Denmark"]` {
 		t.Errorf("select line %s", got)
 	}
 	if opts := o.Nodes[1].Options; len(opts) != 31 || opts[30] != "… 10 more" {
@@ -377,12 +377,12 @@ func TestHref(t *testing.T) {
 		n("link", "None"),
 	))
 	requireText(t, o,
-		`link e1 "Same" -> /a/b?x=1`,
-		`link e2 "Other" -> https://other.test:8443/p`,
-		`link e3 "Creds" -> https://other.test/`,
-		`link e4 "Mail" -> mailto:`,
-		`link e5 "Script" -> javascript:`,
-		`link e6 "None"`,
+		`link [e1] "Same" -> /a/b?x=1`,
+		`link [e2] "Other" -> https://other.test:8443/p`,
+		`link [e3] "Creds" -> https://other.test/`,
+		`link [e4] "Mail" -> mailto:`,
+		`link [e5] "Script" -> javascript:`,
+		`link [e6] "None"`,
 	)
 	requireNoSecret(t, o, "SECRET", "pw@", "someone", "alert")
 }
@@ -401,7 +401,7 @@ func TestIframe(t *testing.T) {
 	requireText(t, o,
 		`heading[1] "Outer"`,
 		`iframe "Payment"`,
-		`  button e1 "Pay"`,
+		`  button [e1] "Pay"`,
 		`iframe "Not fetched"`,
 	)
 }
@@ -423,11 +423,11 @@ func TestIframeAcrossSessions(t *testing.T) {
 	wrong.Session, wrong.OwnerSession, wrong.Owner = "F3", "F2", 5
 	o := build([]outline.Frame{main, remote, nested, wrong})
 	requireText(t, o,
-		`button e1 "Outer"`,
+		`button [e1] "Outer"`,
 		`iframe "Remote"`,
-		`  button e2 "Inner"`,
+		`  button [e2] "Inner"`,
 		`  iframe "Nested"`,
-		`    link e3 "Deep"`,
+		`    link [e3] "Deep"`,
 	)
 	want := []outline.NodeKey{{Session: "", Backend: 5}, {Session: "F1", Backend: 5}, {Session: "F2", Backend: 5}}
 	if len(o.Elements) != len(want) {
@@ -455,13 +455,13 @@ func TestTextRuns(t *testing.T) {
 	))
 	requireText(t, o,
 		`text "Hello bold and"`,
-		`link e1 "a link" -> /l`,
+		`link [e1] "a link" -> /l`,
 		`text "tail."`,
 		`text "Saves: 3"`,
 		`list`,
 		`  listitem "Only text"`,
 		`  listitem "Row A"`,
-		`    button e2 "Delete"`,
+		`    button [e2] "Delete"`,
 		`status`,
 	)
 }
@@ -471,7 +471,7 @@ func TestMalformedTrees(t *testing.T) {
 	nodes := flatten(n("RootWebArea", "", n("button", "Ok")))
 	nodes[0].ChildIDs = append(nodes[0].ChildIDs, "missing", nodes[0].NodeID)
 	o := build([]outline.Frame{{Nodes: nodes}, {}})
-	requireText(t, o, `button e1 "Ok"`)
+	requireText(t, o, `button [e1] "Ok"`)
 	if o := build(nil); o.Text != "" || len(o.Nodes) != 0 || o.Truncated {
 		t.Errorf("no frames: %+v", o)
 	}

@@ -67,16 +67,16 @@
 // One line per node, two spaces of indent per level:
 //
 //	heading[1] "Controls"
-//	textbox e3 "Full name"
-//	password e4 "Password"
-//	combobox e5 "Country" selected="Sweden" options=["Norway","Sweden","Denmark"]
-//	checkbox e6 "Subscribe" checked=false
-//	file e7 "Resume"
-//	button e8 "Save"
-//	button e9 "Disabled action" disabled
-//	textbox e10 "Email" required
-//	link e11 "Back home" -> /
-//	link e12 "Docs" -> https://docs.example/guide
+//	textbox [e3] "Full name"
+//	password [e4] "Password"
+//	combobox [e5] "Country" selected="Sweden" options=["Norway","Sweden","Denmark"]
+//	checkbox [e6] "Subscribe" checked=false
+//	file [e7] "Resume"
+//	button [e8] "Save"
+//	button [e9] "Disabled action" disabled
+//	textbox [e10] "Email" required
+//	link [e11] "Back home" -> /
+//	link [e12] "Docs" -> https://docs.example/guide
 //	status "Saved"
 //	table "Orders"
 //	  row: Order | Customer | Total
@@ -84,13 +84,13 @@
 //	  … 47 more rows
 //	list
 //	  listitem "Row A"
-//	    button e13 "Delete"
+//	    button [e13] "Delete"
 //	iframe "Payment"
-//	  button e14 "Pay"
+//	  button [e14] "Pay"
 //	text "Some paragraph text"
 //	… truncated
 //
-// A line is the role ([level] for a heading), the ref, the quoted name, the quoted text,
+// A line is the role ([level] for a heading), the ref in brackets ([e3]), the quoted name, the quoted text,
 // then selected=, options=[…], checked=, "-> href", required and disabled as they apply.
 // Quoting is Go's (strconv.Quote). A table row is "row: " and its cells; a summarised run is
 // "… N more <role>s"; a truncated outline ends with the line "… truncated". A link on the

@@ -71,16 +71,16 @@ func TestGolden(t *testing.T) {
 		want         []string // lines the outline must hold
 	}{
 		{golden: "form", path: "/form", class: transport.PageLogin,
-			want: []string{`password e2 "Password"`, `file e6 "Attachment"`, `link e8 "Forgot password?" -> /about`}},
+			want: []string{`password [e2] "Password"`, `file [e6] "Attachment"`, `link [e8] "Forgot password?" -> /about`}},
 		{golden: "read", path: "/read", class: transport.PageLogin},
 		{golden: "controls", path: "/controls", class: transport.PageLogin,
-			want: []string{`combobox e5 "Country" selected="Sweden" options=["Norway","Sweden","Denmark"]`,
-				`checkbox e6 "Subscribe" checked=false`, `button e12 "Disabled action" disabled`,
-				`link e14 "Back home" -> /`, `link e15 "Docs" -> http://docs.invalid/x`}},
+			want: []string{`combobox [e5] "Country" selected="Sweden" options=["Norway","Sweden","Denmark"]`,
+				`checkbox [e6] "Subscribe" checked=false`, `button [e12] "Disabled action" disabled`,
+				`link [e14] "Back home" -> /`, `link [e15] "Docs" -> http://docs.invalid/x`}},
 		{golden: "table", path: "/table", class: transport.PageNormal,
 			want: []string{"  row: Order | Customer | Total", "  … 47 more rows", "  … 5 more listitems"}},
 		{golden: "frames", path: "/frames", class: transport.PageNormal,
-			want: []string{`iframe "Inner frame"`, `  button e1 "Inner button"`}},
+			want: []string{`iframe "Inner frame"`, `  button [e1] "Inner button"`}},
 		{golden: "big", path: "/big", class: transport.PageNormal, truncated: true},
 		{golden: "big-large", path: "/big", opts: &large, class: transport.PageNormal},
 		{golden: "login", path: "/login", class: transport.PageLogin},
@@ -137,7 +137,7 @@ func TestTypedValueAbsent(t *testing.T) {
 	}
 	o := outline.Build(tab.frames(t), defaults(srv.URL+"/controls"))
 	requireAbsent(t, o, append([]string{typed, typedSecret}, outlineHidden...))
-	if !strings.Contains(o.Text, `textbox e1 "Full name"`) || !strings.Contains(o.Text, `password e3 "Password"`) {
+	if !strings.Contains(o.Text, `textbox [e1] "Full name"`) || !strings.Contains(o.Text, `password [e3] "Password"`) {
 		t.Errorf("the fields are missing after typing:\n%s", o.Text)
 	}
 }
