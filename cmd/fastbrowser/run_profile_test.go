@@ -18,8 +18,10 @@ import (
 	"github.com/fastbrowser/fastbrowser/scenario/sessions"
 )
 
-// profileSite serves /held, which answers only once the test releases it (held reports the
-// first request), and counts every request it gets.
+// profileSite serves /held, a page that says "released" only once the test releases it: its
+// script fetches /hold, which answers then (held reports the first request). The page itself
+// loads at once, so the run waits in its assertion (budget up to 120 s), not in a navigation
+// whose budget is 10 s. It counts every request it gets.
 type profileSite struct {
 	*httptest.Server
 	hits     atomic.Int64
@@ -34,13 +36,19 @@ func newProfileSite(t *testing.T) *profileSite {
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.hits.Add(1)
 		w.Header().Set("Content-Type", "text/html")
-		if r.URL.Path == "/held" {
+		switch r.URL.Path {
+		case "/held":
+			fmt.Fprint(w, `<!doctype html><title>/held</title><p id=out>held</p><script>fetch("/hold").then(r => r.text()).then(t => { document.getElementById("out").textContent = t })</script>`)
+			return
+		case "/hold":
 			s.heldOnce.Do(func() { close(s.held) })
 			select {
 			case <-s.release:
 			case <-r.Context().Done():
 				return
 			}
+			fmt.Fprint(w, "released")
+			return
 		}
 		fmt.Fprintf(w, "<!doctype html><title>%s</title><p>released</p>", r.URL.Path)
 	}))
@@ -60,7 +68,7 @@ func (s *profileSite) let() {
 // profileScenario writes a scenario that navigates to path on site and asserts the page.
 func profileScenario(t *testing.T, dir, site, path string) string {
 	return writeScenario(t, dir, "profile.json", fmt.Sprintf(`{"version":1,"id":"on-profile","fixture":{"baseUrl":%q},
-  "operations":[{"op":"navigate","request":{"url":%q}},{"op":"assert","request":{"kind":"textContains","value":"released"}}]}`, site, path))
+  "operations":[{"op":"navigate","request":{"url":%q}},{"op":"assert","timeoutMs":120000,"request":{"kind":"textContains","value":"released"}}]}`, site, path))
 }
 
 // TestSessionRefusedOnRunProfile is seed 004's "a session cannot open on a profile a running
