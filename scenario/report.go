@@ -266,12 +266,18 @@ func WritePrivateFile(path string, data []byte) error {
 // WriteOutputFile is WritePrivateFile with mode's file mode: 0640 for ModeGroup, so a CI
 // agent of the owner's group can read the run's outputs.
 func WriteOutputFile(path string, data []byte, mode artifacts.Mode) error {
+	return writeAtomic(path, data, mode.File())
+}
+
+// writeAtomic writes data to path as a temporary file in the same directory with perm,
+// whatever the umask, then renamed over path: a reader never sees half a file.
+func writeAtomic(path string, data []byte, perm os.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // no-op after the rename
-	if err := tmp.Chmod(mode.File()); err != nil {
+	if err := tmp.Chmod(perm); err != nil {
 		tmp.Close()
 		return err
 	}
