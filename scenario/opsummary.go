@@ -57,6 +57,9 @@ func summarise(op *Operation) (target, value string) {
 		return clipSummary(target), clipSummary(strings.Join(parts, " "))
 	}
 	if op.req == nil {
+		if op.Words != "" { // an act by its words alone: the words are what it acts on
+			return clipSummary(strconv.Quote(op.Words)), "one action"
+		}
 		return "", ""
 	}
 	if t, ok := op.req.op.(*transport.Task); ok { // the goal, then what must hold

@@ -19,7 +19,8 @@ func TestOperationSummary(t *testing.T) {
     {"op": "assert", "request": {"kind": "textContains", "value": "Error", "not": true}},
     {"op": "step", "step": {"instruction": "Password", "action": "type", "text": {"env": "PORTAL_PASSWORD"},
       "postcondition": {"kind": "text", "value": "Signed in"}}},
-    {"op": "read"}
+    {"op": "read"},
+    {"op": "act", "words": "Open the settings"}
   ]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -35,6 +36,7 @@ func TestOperationSummary(t *testing.T) {
 		{"", `not textContains "Error"`},
 		{`"Password"`, `type [secret] (env PORTAL_PASSWORD) then text "Signed in"`},
 		{"", ""},
+		{`"Open the settings"`, "one action"},
 	}
 	for i, w := range want {
 		or := newOperationReport(i, &l.Operations[i])
