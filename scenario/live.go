@@ -73,6 +73,13 @@ func (l *Live) Run(ctx context.Context, rt transport.Caller, op *Operation) (tra
 	return runOperation(op.requestBudget(ctx), rt, op, l.ops, l.results, l.initial, &opRun{})
 }
 
+// Holds reads op's when (from Check) as Run reads it, without running op: true when it has
+// none or it holds. For an operation whose element is picked only once its condition held
+// (a session's upload into words), which then runs without the when.
+func (l *Live) Holds(ctx context.Context, rt transport.Caller, op *Operation) (bool, error) {
+	return op.whenHolds(op.requestBudget(ctx), rt, l.ops, l.results, l.initial)
+}
+
 // Keep appends op, which passed (res) or was skipped (nil).
 func (l *Live) Keep(op *Operation, res transport.Result) {
 	l.ops = append(l.ops, *op)
