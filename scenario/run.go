@@ -361,7 +361,9 @@ const (
 // earlier operations' results: skipped (and no result, no error) when the condition did not
 // hold. h says how an act with words healed (actwords.go).
 func runOperation(ctx context.Context, rt transport.Caller, op *Operation, ops []Operation, results []transport.Result, initial string, h *opRun) (transport.Result, bool, error) {
-	if ok, err := op.whenHolds(ctx, rt, ops, results, initial); err != nil || !ok {
+	ok, turns, err := op.whenHolds(ctx, rt, ops, results, initial)
+	h.whenTurns = turns
+	if err != nil || !ok {
 		return nil, err == nil, err
 	}
 	if op.step != nil {
@@ -395,15 +397,15 @@ func runOperation(ctx context.Context, rt transport.Caller, op *Operation, ops [
 // whenHolds reads op's when, if it has one: true when there is none or it holds. A judged
 // condition looks at the operation's own tab (resolved from the earlier results; the
 // selected tab when it names none), an assertion at the selected tab.
-func (op *Operation) whenHolds(ctx context.Context, rt transport.Caller, ops []Operation, results []transport.Result, initial string) (bool, error) {
+func (op *Operation) whenHolds(ctx context.Context, rt transport.Caller, ops []Operation, results []transport.Result, initial string) (bool, []transport.TurnReceipt, error) {
 	if op.When == nil {
-		return true, nil
+		return true, nil, nil
 	}
 	tab := ""
 	if op.When.Judged() && op.req != nil {
 		t, err := resolveTab(op.req.tab, ops, results, initial)
 		if err != nil {
-			return false, err
+			return false, nil, err
 		}
 		tab = t
 	}

@@ -105,17 +105,18 @@ func checkWhen(w *When, path string, base *url.URL) error {
 
 // holds reads the condition once: false with a nil error when it does not hold. An
 // assertion reads the selected tab; words are judged on tab (the operation's own, "" for the
-// selected one).
-func (w *When) holds(ctx context.Context, c transport.Caller, tab string) (bool, error) {
+// selected one), and turns are the judging extract's receipts (a failed one's are on its
+// error).
+func (w *When) holds(ctx context.Context, c transport.Caller, tab string) (ok bool, turns []transport.TurnReceipt, err error) {
 	if w.Judged() {
 		return w.judge(ctx, c, tab)
 	}
-	_, err := transport.Dispatch(ctx, c, w.assertion())
+	_, err = transport.Dispatch(ctx, c, w.assertion())
 	var oe *transport.OperationError
 	if errors.As(err, &oe) && oe.Code == transport.CodeAssertionFailed {
-		return false, nil
+		return false, nil, nil
 	}
-	return err == nil, err
+	return err == nil, nil, err
 }
 
 // judge asks the model whether the words hold on tab: one extract (read-only: nothing
@@ -126,7 +127,7 @@ func (w *When) holds(ctx context.Context, c transport.Caller, tab string) (bool,
 // false (cited) does not hold. Any failure of the extract — no model, the model's failure,
 // an answer the runtime refuses (true with no citation, or one naming nothing shown) — fails
 // the operation, its message naming the words: an unproven answer is never a skip.
-func (w *When) judge(ctx context.Context, c transport.Caller, tab string) (bool, error) {
+func (w *When) judge(ctx context.Context, c transport.Caller, tab string) (bool, []transport.TurnReceipt, error) {
 	res, err := transport.Dispatch(ctx, c, transport.Extract{Tab: tab, Schema: JudgedSchema(w.Words)})
 	if err != nil {
 		oe := *transport.AsOperationError(transport.OpExtract, err)
@@ -135,16 +136,16 @@ func (w *When) judge(ctx context.Context, c transport.Caller, tab string) (bool,
 		} else {
 			oe.Message = fmt.Sprintf("when %s could not be judged: %s", w.quoted(), oe.Message)
 		}
-		return false, transport.KeepEvidence(&oe, err)
+		return false, nil, transport.KeepEvidence(&oe, err)
 	}
 	var d struct {
 		Holds *bool `json:"holds"`
 	}
 	if err := json.Unmarshal(res.Data, &d); err != nil {
-		return false, transport.NewError(transport.OpExtract, transport.PhaseVerify, transport.CodeInternal, transport.RetryNever, transport.NotAttempted,
+		return false, res.Turns, transport.NewError(transport.OpExtract, transport.PhaseVerify, transport.CodeInternal, transport.RetryNever, transport.NotAttempted,
 			"when %s: the extract's data is not the judged schema's", w.quoted())
 	}
-	return d.Holds != nil && *d.Holds, nil
+	return d.Holds != nil && *d.Holds, res.Turns, nil
 }
 
 // quoted is the words as a message quotes them.

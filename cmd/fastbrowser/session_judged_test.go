@@ -68,6 +68,11 @@ func TestSessionJudgedWhenAndUploadInWords(t *testing.T) {
 	if n := len(srv.Requests()); n != 3 {
 		t.Fatalf("%d model requests, want 3 (a pick, two judgements)", n)
 	}
+	for _, r := range []sessionRun{held, skipped} { // the judgement's tokens are reported
+		if turns, _ := r.obj["turns"].([]any); len(turns) != 1 || turns[0].(map[string]any)["tool"] != transport.ToolExtract || turns[0].(map[string]any)["inputTokens"] != float64(80) {
+			t.Errorf("a judged when's do: turns %v, want the judgement's one extract", r.obj["turns"])
+		}
+	}
 	// Words holding a secret's value are refused before anything runs.
 	secret := withKey(`{"op":"read","variables":{"pw":{"env":"FB_JUDGED_PW"}},"when":"the page greets hunter2-judged"}`)
 	secret.want(t, "a when in words holding a secret", 1, sessions.CodeInvalidInput)

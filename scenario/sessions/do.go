@@ -144,9 +144,11 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 		TLSVerified: h.rt.TLSVerified(h.page.URL), Warnings: h.rt.TLSWarnings()}
 	if up != nil {
 		out.Into = up.words
-		if runErr == nil || len(out.Turns) == 0 { // a failed pick's error already holds them
-			out.Turns = append(picked, out.Turns...)
+		if len(picked) > 0 { // the judgement's and the pick's (the upload asks no model)
+			out.Turns = picked
 		}
+	} else if judged := h.live.WhenTurns(); len(judged) > 0 {
+		out.Turns = slices.Concat(judged, out.Turns) // a judged when's, then the operation's own
 	}
 	entry := Entry{Index: h.history, Operation: opRaw, Variables: given.sources(), URLBefore: before.URL, URLAfter: h.page.URL, Turns: out.Turns, Actions: out.Actions, At: time.Now()}
 	switch {

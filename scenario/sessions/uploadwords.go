@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -106,12 +107,14 @@ func uploadSchema(words string) transport.JSONValue {
 // uploadInto runs an upload into words checked as *op (with pickLater as its ref): its when
 // first (skipped: the model is never asked), then the model's pick, then the upload on the
 // picked ref, checked again so that *op and *entry are what ran (the export names the
-// element the receipt reports). turns are the pick's receipts.
+// element the receipt reports). turns are the model's receipts: a judged when's, then the
+// pick's (also when the pick failed; a failed judgement's are on err).
 func (h *Host) uploadInto(ctx context.Context, u *uploadWords, op **scenario.Operation, entry *json.RawMessage, dir string) (res transport.Result, skipped bool, turns []transport.TurnReceipt, err error) {
 	if ok, err := h.live.Holds(ctx, h.rt, *op); err != nil || !ok {
-		return nil, err == nil, nil, err
+		return nil, err == nil, h.live.WhenTurns(), err
 	}
-	ref, turns, err := h.pickUpload(ctx, u.words)
+	ref, pick, err := h.pickUpload(ctx, u.words)
+	turns = slices.Concat(h.live.WhenTurns(), pick)
 	if err != nil {
 		return nil, false, turns, err
 	}
