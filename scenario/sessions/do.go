@@ -77,7 +77,7 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := h.needsNoModel(opRaw); err != nil {
+	if err := h.refuseJudgedWithoutModel(opRaw); err != nil {
 		return nil, err
 	}
 	up, err := readUploadWords(opRaw)
@@ -170,7 +170,8 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	switch {
 	case entry.Status == StatusSkipped && up != nil:
-		// Skipped before the model picked its input: there is no element to export it by.
+		// Skipped before the model picked its input: there is no element to export it by,
+		// so it is neither exported nor kept (no later operation can refer to it by id).
 		entry.NotPicked = true
 	case entry.Status != StatusFailed:
 		entry.Export, entry.NotUnique, entry.UnresolvedRefs = exportOp(entryJSON, before, h.refs, out.Receipt, op.UploadFiles())
@@ -306,9 +307,10 @@ func (h *Host) admitSecrets(entry json.RawMessage, env map[string]string, more [
 	return nil
 }
 
-// needsNoModel refuses, in a session without a model, an operation whose when is words
-// (the model judges it) before anything runs or is recorded, as an act in words is refused.
-func (h *Host) needsNoModel(op json.RawMessage) error {
+// refuseJudgedWithoutModel refuses, in a session without a model, an operation whose when
+// is words (the model judges it) before anything runs or is recorded, as an act in words is
+// refused.
+func (h *Host) refuseJudgedWithoutModel(op json.RawMessage) error {
 	var probe struct {
 		When json.RawMessage `json:"when"`
 	}
