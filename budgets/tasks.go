@@ -20,6 +20,12 @@ const (
 	TaskActions = 8
 	// TaskGoalChars bounds a task's goal.
 	TaskGoalChars = 2000
+	// JudgedWhenChars bounds a condition in words (a judged when): it is shown to the model
+	// in the schema of the one extract that judges it.
+	JudgedWhenChars = 500
+	// UploadWordsChars bounds the words a session's upload names its file input by, shown
+	// to the model likewise.
+	UploadWordsChars = 500
 	// ModelPageChars bounds the page text (the outline, rendered) one model turn is shown;
 	// ModelPageNodes bounds the nodes it is rendered from.
 	ModelPageChars = 16000

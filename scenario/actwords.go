@@ -168,6 +168,9 @@ func ActRecording(a transport.TaskAction, variables map[string]*transport.Text) 
 type opRun struct {
 	lookup func(string) (string, bool) // the host environment, for replayIf ({"env"} values)
 	healed *Healed                     // set when an act with words healed
+	// whenTurns are the receipts of the extract that judged a when in words (a failed one's
+	// are on the error).
+	whenTurns []transport.TurnReceipt
 }
 
 // runWords runs an act with words on tab under oc: its recording while it matches, else the

@@ -22,6 +22,9 @@ type Live struct {
 	ops     []Operation
 	results []transport.Result
 	initial string // the tab selected when the session opened
+	// whenTurns: the receipts of the extract that judged the last Run's or Holds' when in
+	// words (nil: none was judged, or it failed: its error holds them).
+	whenTurns []transport.TurnReceipt
 }
 
 // NewLive starts an empty scenario whose "initial" tab reference names initial.
@@ -70,7 +73,23 @@ func (l *Live) Check(raw []byte, dir string) (*Operation, error) {
 // Run runs op (from Check) after the kept operations: skipped, with no result and no error,
 // when its when did not hold.
 func (l *Live) Run(ctx context.Context, rt transport.Caller, op *Operation) (transport.Result, bool, error) {
-	return runOperation(op.requestBudget(ctx), rt, op, l.ops, l.results, l.initial, &opRun{})
+	h := &opRun{}
+	res, skipped, err := runOperation(op.requestBudget(ctx), rt, op, l.ops, l.results, l.initial, h)
+	l.whenTurns = h.whenTurns
+	return res, skipped, err
+}
+
+// WhenTurns are the turn receipts of the model's judgement of the last Run's or Holds' when
+// in words, when it was judged and answered.
+func (l *Live) WhenTurns() []transport.TurnReceipt { return l.whenTurns }
+
+// Holds reads op's when (from Check) as Run reads it, without running op: true when it has
+// none or it holds. For an operation whose element is picked only once its condition held
+// (a session's upload into words), which then runs without the when.
+func (l *Live) Holds(ctx context.Context, rt transport.Caller, op *Operation) (bool, error) {
+	ok, turns, err := op.whenHolds(op.requestBudget(ctx), rt, l.ops, l.results, l.initial)
+	l.whenTurns = turns
+	return ok, err
 }
 
 // Keep appends op, which passed (res) or was skipped (nil).

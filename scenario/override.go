@@ -29,6 +29,10 @@ type Overrides struct {
 	Project *Project
 	// Vars are --var's NAME=VALUE: they win over the file's and the project's variables.
 	Vars map[string]string
+	// ModelKnown: every source of a model was read (the file, Config, Model: `run` after it
+	// looked for its run config), so a scenario left without one is refused at load for what
+	// only a model can do (a judged when) instead of failing when the run reaches it.
+	ModelKnown bool
 }
 
 func (o Overrides) empty() bool { return o.BaseURL == "" }

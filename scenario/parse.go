@@ -193,6 +193,11 @@ func parse(data []byte, o Overrides, src source) (*Loaded, error) {
 	if err := checkOperations(f.Operations, base); err != nil {
 		return nil, err
 	}
+	if o.ModelKnown && f.Model == nil {
+		if err := judgedWithoutModel(f.Operations); err != nil {
+			return nil, err
+		}
+	}
 	applyDefaultTimeouts(f.Operations, f.ExpectTimeoutMs, f.ActionTimeoutMs)
 	sum := combinedDigest(sha256.Sum256(data), x.digests)
 	return &Loaded{File: &f, SHA256: hex.EncodeToString(sum[:]), Fragments: x.fragments, Origins: origins, Project: vs.projectName, Variables: vs.used}, nil

@@ -284,7 +284,7 @@ func (s *runState) operations(ctx context.Context, rt Session) error {
 		or.Healed = h.healed
 		or.DurationMs = time.Since(started).Milliseconds()
 		if skipped {
-			or.SkipReason = skippedByWhen
+			or.SkipReason = SkipReason(&op)
 			continue
 		}
 		or.Posture = transport.PostureOf(err)
@@ -350,21 +350,21 @@ func (or *OperationReport) failed(op string, err error) {
 	or.Blocked, or.Dialogs = or.Error.Blocked, or.Error.Dialogs
 }
 
-// skippedByWhen is the skipReason of an operation whose when did not hold.
-const skippedByWhen = "its when condition did not hold"
+// skippedByWhen is the skipReason of an operation whose when did not hold;
+// skippedByJudgedWhen, of one whose condition in words the model judged not to hold.
+const (
+	skippedByWhen       = "its when condition did not hold"
+	skippedByJudgedWhen = "its when condition, judged by the model, did not hold"
+)
 
 // runOperation runs ops[i] (op) after its when, with its tab and context resolved from the
 // earlier operations' results: skipped (and no result, no error) when the condition did not
 // hold. h says how an act with words healed (actwords.go).
 func runOperation(ctx context.Context, rt transport.Caller, op *Operation, ops []Operation, results []transport.Result, initial string, h *opRun) (transport.Result, bool, error) {
-	if op.When != nil {
-		ok, err := op.When.holds(ctx, rt)
-		if err != nil {
-			return nil, false, err
-		}
-		if !ok {
-			return nil, true, nil
-		}
+	ok, turns, err := op.whenHolds(ctx, rt, ops, results, initial)
+	h.whenTurns = turns
+	if err != nil || !ok {
+		return nil, err == nil, err
 	}
 	if op.step != nil {
 		res, err := runStep(ctx, rt, op.step)
@@ -392,6 +392,32 @@ func runOperation(ctx context.Context, rt transport.Caller, op *Operation, ops [
 	}
 	res, err := rt.Call(ctx, op.req.bind(tab), oc)
 	return res, false, err
+}
+
+// whenHolds reads op's when, if it has one: true when there is none or it holds. A judged
+// condition looks at the operation's own tab (resolved from the earlier results; the
+// selected tab when it names none), an assertion at the selected tab.
+func (op *Operation) whenHolds(ctx context.Context, rt transport.Caller, ops []Operation, results []transport.Result, initial string) (bool, []transport.TurnReceipt, error) {
+	if op.When == nil {
+		return true, nil, nil
+	}
+	tab := ""
+	if op.When.Judged() && op.req != nil {
+		t, err := resolveTab(op.req.tab, ops, results, initial)
+		if err != nil {
+			return false, nil, err
+		}
+		tab = t
+	}
+	return op.When.holds(ctx, rt, tab)
+}
+
+// SkipReason is why op, which was reached, was skipped: its when did not hold.
+func SkipReason(op *Operation) string {
+	if op.When.Judged() {
+		return skippedByJudgedWhen
+	}
+	return skippedByWhen
 }
 
 func (s *runState) usesInitialTab() bool {

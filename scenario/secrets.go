@@ -134,6 +134,17 @@ func secretValues(l *Loaded, lookup func(string) (string, bool), strict bool) ([
 		values, names = append(values, v), append(names, ref.name)
 	}
 	for i, op := range l.Operations {
+		// A judged when's words are shown to the model (in its extract's schema), which
+		// never sees a secret.
+		if w := op.When; w.Judged() {
+			words := strings.ToLower(w.Words)
+			for k, v := range values {
+				if strings.Contains(words, strings.ToLower(v)) {
+					return nil, relocate(&l.Operations[i], i, &ValidationError{File: l.Path, Path: fmt.Sprintf("operations[%d].when", i), Code: transport.CodeInvalidRequest,
+						Message: "the condition holds the value of the secret " + names[k] + "; a condition in words is shown to the model: say what the page shows instead"})
+				}
+			}
+		}
 		if op.step == nil {
 			continue
 		}

@@ -87,7 +87,7 @@ func runCommand(st *state) *cli.Command {
 			if cfgErr != nil {
 				errs = []error{cfgErr}
 			} else {
-				over.Config = cfg
+				over.Config, over.ModelKnown = cfg, true // --model, the config and the files: every model source
 				if loaded, errs, err = loadProjects(c, sh.Pick(files), over); err != nil {
 					return err
 				}

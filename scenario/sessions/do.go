@@ -55,8 +55,12 @@ type DoResult struct {
 	// Replays, for an act in words that was done: whether its export replays the action it
 	// took without a model (false: it used a variable's value in what it acted on, so the
 	// export keeps its words alone).
-	Replays *bool      `json:"replays,omitempty"`
-	Error   *ErrorBody `json:"error,omitempty"`
+	Replays *bool `json:"replays,omitempty"`
+	// Into, for an upload into words, is the words; receipt names the input the model picked.
+	Into string `json:"into,omitempty"`
+	// SkipReason says why a skipped operation was skipped (a run report's skipReason).
+	SkipReason string     `json:"skipReason,omitempty"`
+	Error      *ErrorBody `json:"error,omitempty"`
 }
 
 // do runs one operation and records it.
@@ -73,10 +77,24 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := h.refuseJudgedWithoutModel(opRaw); err != nil {
+		return nil, err
+	}
+	up, err := readUploadWords(opRaw)
+	if err != nil {
+		return nil, err
+	}
+	if up != nil && !h.hasModel {
+		return nil, Errorf(CodeModelRequired, "an upload into words needs a model to pick the file input, and none is configured; name the input by its outline ref ({\"upload\":{\"into\":\"e5\",\"files\":[…]}})")
+	}
 	entryJSON, words, err := actInWords(opRaw, vars)
 	textVar, byRef := "", !words && isShorthand(opRaw)
 	if !words || !h.hasModel {
-		if entryJSON, err = normalize(opRaw); err == nil {
+		src := opRaw
+		if up != nil {
+			src = up.withRef(pickLater)
+		}
+		if entryJSON, err = normalize(src); err == nil {
 			entryJSON, textVar, err = typedText(entryJSON, vars)
 		}
 	}
@@ -89,6 +107,9 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err := h.admitSecrets(entryJSON, req.Env, vars.envNames()); err != nil {
 		return nil, err
 	}
+	if up != nil && h.secrets.Scrub(up.words) != up.words {
+		return nil, Errorf(CodeInvalidInput, "upload.into: the words hold a secret value; words are recorded and shown to the model: name the file input by what the page shows")
+	}
 	h.remember(given)
 	op, err := h.live.Check(entryJSON, req.Dir)
 	if err != nil {
@@ -99,7 +120,15 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	before := h.page
 	h.callEnv, h.callDir = req.Env, req.Dir
-	res, skipped, runErr := h.live.Run(ctx, h.rt, op)
+	var res transport.Result
+	var skipped bool
+	var runErr error
+	var picked []transport.TurnReceipt // an upload into words: the model's pick
+	if up != nil {
+		res, skipped, picked, runErr = h.uploadInto(ctx, up, &op, &entryJSON, req.Dir)
+	} else {
+		res, skipped, runErr = h.live.Run(ctx, h.rt, op)
+	}
 	h.callEnv, h.callDir = nil, ""
 	h.noteCrash(runErr)
 	if nav, ok := res.(*transport.NavigateResult); ok {
@@ -113,6 +142,14 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 
 	out := &DoResult{Index: h.history, Op: op.Op, Page: h.page.Page, Refused: refusal(h.page.Page, h.pageStatus()), Turns: turnsOf(op.Op, res, runErr), Actions: actionsOf(op.Op, res, runErr),
 		TLSVerified: h.rt.TLSVerified(h.page.URL), Warnings: h.rt.TLSWarnings()}
+	if up != nil {
+		out.Into = up.words
+		if len(picked) > 0 { // the judgement's and the pick's (the upload asks no model)
+			out.Turns = picked
+		}
+	} else if judged := h.live.WhenTurns(); len(judged) > 0 {
+		out.Turns = slices.Concat(judged, out.Turns) // a judged when's, then the operation's own
+	}
 	entry := Entry{Index: h.history, Operation: opRaw, Variables: given.sources(), URLBefore: before.URL, URLAfter: h.page.URL, Turns: out.Turns, Actions: out.Actions, At: time.Now()}
 	switch {
 	case runErr != nil:
@@ -126,11 +163,17 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 		entry.Code, entry.Message = out.Error.Cause, out.Error.Message
 	case skipped:
 		out.Status, entry.Status = StatusSkipped, StatusSkipped
+		out.SkipReason = scenario.SkipReason(op)
 	default:
 		out.Status, entry.Status = StatusDone, StatusDone
 		out.fill(res, h.artifactPath)
 	}
-	if entry.Status != StatusFailed {
+	switch {
+	case entry.Status == StatusSkipped && up != nil:
+		// Skipped before the model picked its input: there is no element to export it by,
+		// so it is neither exported nor kept (no later operation can refer to it by id).
+		entry.NotPicked = true
+	case entry.Status != StatusFailed:
 		entry.Export, entry.NotUnique, entry.UnresolvedRefs = exportOp(entryJSON, before, h.refs, out.Receipt, op.UploadFiles())
 		entry.Upload = isUpload(op)
 		h.live.Keep(op, res)
@@ -250,8 +293,10 @@ func (h *Host) admitSecrets(entry json.RawMessage, env map[string]string, more [
 	if probe.Step != nil && h.secrets.Scrub(probe.Step.Instruction) != probe.Step.Instruction {
 		return Errorf(CodeInvalidInput, "step.instruction contains a secret value; an instruction is recorded and exported as written")
 	}
-	if len(probe.When) > 0 && string(h.secrets.ScrubBytes(probe.When)) != string(probe.When) {
-		return Errorf(CodeInvalidInput, "when contains a secret value; a condition is recorded and exported as written")
+	var judged string // a condition in words, as the model would be shown it
+	if len(probe.When) > 0 && (string(h.secrets.ScrubBytes(probe.When)) != string(probe.When) ||
+		json.Unmarshal(probe.When, &judged) == nil && h.secrets.Scrub(judged) != judged) {
+		return Errorf(CodeInvalidInput, "when contains a secret value; a condition is recorded and exported as written (and one in words is shown to the model)")
 	}
 	// Anything else written as a literal is recorded and exported as written too: a literal
 	// that is a secret's value (typed as text, asserted as a value) would put the secret in
@@ -260,6 +305,20 @@ func (h *Host) admitSecrets(entry json.RawMessage, env map[string]string, more [
 		return Errorf(CodeInvalidInput, `the operation holds a secret's value as a literal, and an operation is recorded and exported as written; give it as {"env":"NAME"}`)
 	}
 	return nil
+}
+
+// refuseJudgedWithoutModel refuses, in a session without a model, an operation whose when
+// is words (the model judges it) before anything runs or is recorded, as an act in words is
+// refused.
+func (h *Host) refuseJudgedWithoutModel(op json.RawMessage) error {
+	var probe struct {
+		When json.RawMessage `json:"when"`
+	}
+	var words string
+	if h.hasModel || json.Unmarshal(op, &probe) != nil || json.Unmarshal(probe.When, &words) != nil {
+		return nil
+	}
+	return Errorf(CodeModelRequired, "when %s is judged by a model, and the session has none (open it with --model); nothing ran. Give the condition as an assertion ({\"kind\":\"visible\",\"target\":…}) instead", quoteWords(words))
 }
 
 // envNames lists the variables an operation's {"env":"NAME"} values name.

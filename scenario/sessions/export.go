@@ -111,6 +111,10 @@ func Export(rec Record, entries []Entry, opts ExportOptions) (*Exported, error) 
 		if (e.Status != StatusDone && e.Status != StatusSkipped) || skip[e.Index] || isScreenshot(e.Export) {
 			continue
 		}
+		if e.NotPicked {
+			kept = append(kept, e) // left out of the file; warnings says so
+			continue
+		}
 		if len(bytes.TrimSpace(e.Export)) == 0 {
 			return nil, Errorf(CodeFailed, "history operation %d is %s but has no exported form", e.Index, e.Status)
 		}
@@ -246,6 +250,7 @@ type exported struct {
 		Target *transport.Target `json:"target"`
 	} `json:"step"`
 	ReplayIf []scenario.ReplayCondition `json:"replayIf"`
+	When     json.RawMessage            `json:"when"`
 }
 
 func decodeExported(raw json.RawMessage) exported {
@@ -264,6 +269,10 @@ func warnings(startURL string, kept []*Entry) []string {
 	var out []string
 	prev := startURL
 	for _, e := range kept {
+		if e.NotPicked {
+			out = append(out, fmt.Sprintf("history operation %d, an upload into words, is left out: its when did not hold, so the model never picked the file input it would upload into", e.Index))
+			continue
+		}
 		x := decodeExported(e.Export)
 		if prev != "" && e.URLBefore != "" && !samePage(e.URLBefore, prev) {
 			at, was := pageOf(e.URLBefore), pageOf(prev)
@@ -295,6 +304,10 @@ func warnings(startURL string, kept []*Entry) []string {
 				vs = append(vs, "%"+c.Variable+"%")
 			}
 			out = append(out, fmt.Sprintf("history operation %d replays its recording only while %s has the value the session gave it; with another value it runs by its words, which needs a model", e.Index, strings.Join(vs, " and ")))
+		}
+		var judged string
+		if json.Unmarshal(x.When, &judged) == nil {
+			out = append(out, fmt.Sprintf("history operation %d has a when in words, kept as written: the model judges it on every replay, which needs a model (--model, or a \"model\" in the scenario or run config)", e.Index))
 		}
 		if x.Op == transport.OpTask || x.Op == transport.OpExtract {
 			out = append(out, fmt.Sprintf("history operation %d is %s, kept as written: replaying it needs a model (--model, or a \"model\" in the scenario or run config), and the model may choose differently", e.Index, x.Op))

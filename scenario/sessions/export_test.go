@@ -318,3 +318,25 @@ func TestExportWarnsOfAnUnresolvedRef(t *testing.T) {
 		t.Fatalf("warnings %q", ex.Warnings)
 	}
 }
+
+// TestExportLeavesOutAnUnpickedUploadInWords: an upload into words its when skipped before
+// the model picked an input has no exported form: it is left out with a warning, and the
+// operations around it are exported; a when in words is kept as written and warned about.
+func TestExportLeavesOutAnUnpickedUploadInWords(t *testing.T) {
+	judged := `{"op":"act","request":{"action":"click","target":{"role":"button","name":"Accept cookies"}},"when":"the cookie banner is shown"}`
+	unpicked := Entry{Index: 1, Operation: json.RawMessage(`{"upload":{"into":"the Receipt input","files":["a.txt"]},"when":"a receipt is asked for"}`),
+		Status: StatusSkipped, NotPicked: true, URLBefore: site + "/form", URLAfter: site + "/form"}
+	x := exportOK(t, record(site+"/form"), []Entry{done(0, clickSign, site+"/form"), unpicked, done(2, judged, site+"/form")}, ExportOptions{})
+	if x.Operations != 3 || strings.Contains(string(x.File), "Receipt") || !strings.Contains(string(x.File), `"when": "the cookie banner is shown"`) {
+		t.Errorf("export: %d operations, want the navigate, the click and the judged act, the when as written:\n%s", x.Operations, x.File)
+	}
+	want := []string{"history operation 1, an upload into words, is left out", "history operation 2 has a when in words"}
+	if len(x.Warnings) != len(want) {
+		t.Fatalf("warnings %q, want %d", x.Warnings, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(x.Warnings[i], w) {
+			t.Errorf("warning %d: %q, want it to start %q", i, x.Warnings[i], w)
+		}
+	}
+}

@@ -150,6 +150,9 @@ type Entry struct {
 	NoRecording bool `json:"noRecording,omitempty"`
 	// Upload: the operation uploads files, which the replaying machine must have.
 	Upload bool `json:"upload,omitempty"`
+	// NotPicked: an upload into words its when skipped before the model picked the file
+	// input, so it has no element to be exported by: export leaves it out and warns.
+	NotPicked bool `json:"notPicked,omitempty"`
 	// URLBefore and URLAfter are the selected page's URL before and after the operation;
 	// export warns where one exported operation does not start where the one before ended.
 	URLBefore string    `json:"urlBefore,omitempty"`
