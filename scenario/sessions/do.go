@@ -301,6 +301,8 @@ func (h *Host) admitSecrets(entry json.RawMessage, env map[string]string, more [
 	// Anything else written as a literal is recorded and exported as written too: a literal
 	// that is a secret's value (typed as text, asserted as a value) would put the secret in
 	// the history and the export.
+	// The scrubber knows the JSON-escaped spellings a re-encoded value holding < > & or a
+	// quote has (TestAdmitSecretsSeesEscapedValues).
 	if string(h.secrets.ScrubBytes(entry)) != string(entry) {
 		return Errorf(CodeInvalidInput, `the operation holds a secret's value as a literal, and an operation is recorded and exported as written; give it as {"env":"NAME"}`)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 func TestSplitVariables(t *testing.T) {
@@ -109,5 +110,21 @@ func TestWordsExportWithVariables(t *testing.T) {
 		Receipt: transport.Receipt{Action: "click", Role: "row", Name: "alice"}, Variables: []string{"user"}})
 	if replays || m["request"] != nil || string(m["words"]) != `"Click the row of %user%"` {
 		t.Errorf("an action on the value's element kept a recording: %v", m)
+	}
+}
+
+// A literal secret is refused however the re-encoded operation escapes it.
+func TestAdmitSecretsSeesEscapedValues(t *testing.T) {
+	h := &Host{secrets: secrets.New()}
+	const secret = `pw<&>"42x`
+	if err := h.secrets.Add(secret); err != nil {
+		t.Fatal(err)
+	}
+	entry, _ := json.Marshal(map[string]any{"op": "assert", "request": map[string]any{"kind": "textContains", "value": "x" + secret}})
+	if err := h.admitSecrets(entry, nil, nil); err == nil || AsError(err).Code != CodeInvalidInput {
+		t.Fatalf("an escaped literal secret: %v", err)
+	}
+	if err := h.admitSecrets(json.RawMessage(`{"op":"read"}`), nil, nil); err != nil {
+		t.Fatalf("no secret: %v", err)
 	}
 }
