@@ -30,7 +30,7 @@ func TestActInOutOfProcessFrame(t *testing.T) {
 		t.Fatal(err)
 	}
 	ob := observe(t, rt)
-	for _, want := range []string{`iframe "Payment"`, `  textbox e`, `  password e`, `  button e`} {
+	for _, want := range []string{`iframe "Payment"`, `  textbox [e`, `  password [e`, `  button [e`} {
 		if !strings.Contains(ob.Text, want) {
 			t.Fatalf("outline lacks %q from the cross-site frame:\n%s", want, ob.Text)
 		}

@@ -65,7 +65,7 @@ def main():
     if batch["posture"] != "ok" or statuses != ["ok"] * 4:
         raise SystemExit("the batch did not run whole")
     observed = serve.call("observe", {}, session, task)
-    if 'checkbox e' not in observed["text"] or "checked=true" not in observed["text"]:
+    if 'checkbox [e' not in observed["text"] or "checked=true" not in observed["text"]:
         raise SystemExit("the page does not show what the batch did:\n" + observed["text"])
     print("observe:", observed["title"])
     ended = serve.call("endTask", {"task": task})
