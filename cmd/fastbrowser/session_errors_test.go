@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
@@ -63,8 +64,11 @@ func TestSessionBadInputKeepsSessionUsable(t *testing.T) {
 
 	// The upload inside the working directory of `do` works (open ran elsewhere): the
 	// refusals above were about the path.
+	// It reports the input in words, as the seed's result does.
 	if r := s.run(sessionCmdOpts{stdin: `{"upload":{"into":"e1","files":["inside.txt"]}}`, dir: wd}, "session", "do", id); r.code != 0 || r.str("status") != sessions.StatusDone {
 		t.Errorf("upload of a file in the working directory: exit %d\n%s", r.code, r.stdout)
+	} else if into := r.str("into"); !strings.HasPrefix(into, `the "`) || !strings.HasSuffix(into, `" file input`) {
+		t.Errorf("the upload's into = %q, want the input in words", into)
 	}
 	// A ref issued on an earlier page is not on this one.
 	if r := s.do(id, `{"op":"navigate","request":{"url":"`+site.URL+`/about"}}`); r.code != 0 {

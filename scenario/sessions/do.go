@@ -7,6 +7,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,7 +57,9 @@ type DoResult struct {
 	// took without a model (false: it used a variable's value in what it acted on, so the
 	// export keeps its words alone).
 	Replays *bool `json:"replays,omitempty"`
-	// Into, for an upload into words, is the words; receipt names the input the model picked.
+	// Into, for an upload, is the input in words: an upload into words's own words (receipt
+	// names the input the model picked), or for an upload by ref the input it found, as a
+	// person writes it (`the "Receipt" file input`).
 	Into string `json:"into,omitempty"`
 	// SkipReason says why a skipped operation was skipped (a run report's skipReason).
 	SkipReason string     `json:"skipReason,omitempty"`
@@ -180,6 +183,9 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 		if textVar != "" && entry.Status == StatusDone {
 			entry.Export = textAsVar(entry.Export, textVar)
 			entry.ExportVariables = map[string]string{textVar: vars[textVar].literal}
+		}
+		if byRef && entry.Status == StatusDone && out.Into == "" && out.Receipt != nil && out.Receipt.Action == transport.ActUpload && out.Receipt.Name != "" {
+			out.Into = "the " + strconv.Quote(out.Receipt.Name) + " file input"
 		}
 		if byRef && entry.Status == StatusDone {
 			if w, wv, ok := refWords(out.Receipt, requestText(entryJSON), textVar, vars); ok {
