@@ -142,8 +142,16 @@ func shorthandRequest(name string, raw json.RawMessage) (map[string]any, error) 
 		}
 		req[want] = v
 	}
-	req["target"] = map[string]string{"ref": ref}
+	req["target"] = map[string]string{"ref": unbracket(ref)}
 	return req, nil
+}
+
+// unbracket is a ref as the outline shows it, "[e12]", or as written, "e12": the ref.
+func unbracket(ref string) string {
+	if len(ref) > 2 && ref[0] == '[' && ref[len(ref)-1] == ']' {
+		return ref[1 : len(ref)-1]
+	}
+	return ref
 }
 
 // timeoutMs reads "timeout": milliseconds, or a duration string.

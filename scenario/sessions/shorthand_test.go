@@ -16,6 +16,9 @@ func TestNormalizeShorthands(t *testing.T) {
 		{`{"upload":{"into":"e5","files":["a.txt"]},"timeout":2500}`, `{"op":"act","request":{"action":"upload","files":["a.txt"],"target":{"ref":"e5"}},"timeoutMs":2500}`},
 		{`{"op":"read","timeout":3000}`, `{"op":"read","timeoutMs":3000}`},
 		{`{"hover":"e3"}`, `{"op":"act","request":{"action":"hover","target":{"ref":"e3"}}}`},
+		// A ref copied from the outline with its brackets.
+		{`{"click":"[e12]"}`, `{"op":"act","request":{"action":"click","target":{"ref":"e12"}}}`},
+		{`{"upload":{"into":"[e5]","files":["a.txt"]}}`, `{"op":"act","request":{"action":"upload","files":["a.txt"],"target":{"ref":"e5"}}}`},
 		{`{"dblclick":"e3"}`, `{"op":"act","request":{"action":"dblclick","target":{"ref":"e3"}}}`},
 		{`{"fill":{"into":"e7","text":"ada"}}`, `{"op":"act","request":{"action":"fill","target":{"ref":"e7"},"text":"ada"}}`},
 		{`{"press":{"on":"e7","key":"Control+A"}}`, `{"op":"act","request":{"action":"press","key":"Control+A","target":{"ref":"e7"}}}`},

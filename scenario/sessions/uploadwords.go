@@ -58,8 +58,10 @@ func readUploadWords(raw json.RawMessage) (*uploadWords, error) {
 	return &uploadWords{words: into, top: top, body: body}, nil
 }
 
-// isOutlineRef: s has an outline ref's shape, "e" and digits.
+// isOutlineRef: s has an outline ref's shape, "e" and digits, bare or in the brackets the
+// outline shows it in ("[e5]").
 func isOutlineRef(s string) bool {
+	s = unbracket(s)
 	if len(s) < 2 || s[0] != 'e' {
 		return false
 	}

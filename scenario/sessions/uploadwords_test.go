@@ -15,6 +15,7 @@ func TestReadUploadWords(t *testing.T) {
 		err   bool
 	}{
 		{op: `{"upload":{"into":"e5","files":["a.txt"]}}`},
+		{op: `{"upload":{"into":"[e5]","files":["a.txt"]}}`}, // the outline's spelling of the ref
 		{op: `{"upload":{"into":"e12","files":["a.txt"]},"when":"x"}`},
 		{op: `{"click":"e5"}`},
 		{op: `{"op":"act","request":{"action":"upload","target":{"ref":"e5"},"files":["a.txt"]}}`},
