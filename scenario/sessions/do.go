@@ -104,6 +104,11 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if byRef {
+		if err := h.named(entryJSON); err != nil {
+			return nil, err
+		}
+	}
 	if err := h.admitKey(req.Env); err != nil {
 		return nil, err
 	}
@@ -221,6 +226,26 @@ func (h *Host) do(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	h.history++
 	return out, nil
+}
+
+// named refuses a by-ref act on an element the outline showed without an accessible name
+// (seed 004: "the element must ... have a name"): the session keeps the act by role and
+// name, so an export of it could not find the element again. A ref no outline showed is
+// left to the runtime, which says it was never issued.
+func (h *Host) named(entry json.RawMessage) error {
+	var e struct {
+		Request struct {
+			Target struct {
+				Ref string `json:"ref"`
+			} `json:"target"`
+		} `json:"request"`
+	}
+	_ = json.Unmarshal(entry, &e)
+	ref := e.Request.Target.Ref
+	if role, name, ok := h.refs.resolve(ref); ok && name == "" {
+		return Errorf(CodeInvalidInput, "%s is a %s with no accessible name: an act by ref is kept and exported by role and name, so name the element another way ({\"op\":\"act\",\"request\":{\"target\":{\"role\":…,\"nth\":…}}} or a label, text or test id locator)", ref, role)
+	}
+	return nil
 }
 
 // fill copies what the result says it did.

@@ -128,3 +128,18 @@ func TestAdmitSecretsSeesEscapedValues(t *testing.T) {
 		t.Fatalf("no secret: %v", err)
 	}
 }
+
+// A by-ref act needs an element with a name: it is kept and exported by role and name.
+func TestByRefActNeedsANamedElement(t *testing.T) {
+	h := &Host{refs: refBook{"e4": {"button", ""}, "e5": {"button", "Go"}}}
+	for ref, refused := range map[string]bool{"e4": true, "e5": false, "e9": false} {
+		entry, err := normalize(json.RawMessage(`{"click":"` + ref + `"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = h.named(entry)
+		if refused != (err != nil) || refused && (AsError(err).Code != CodeInvalidInput || !strings.Contains(err.Error(), "no accessible name")) {
+			t.Errorf("%s: %v, want refused %v", ref, err, refused)
+		}
+	}
+}
