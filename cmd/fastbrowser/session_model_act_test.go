@@ -98,7 +98,7 @@ func TestSessionActInWordsWithAModel(t *testing.T) {
 	if len(ops) == 2 {
 		_ = json.Compact(&last, ops[1])
 	}
-	if len(ops) != 2 || last.String() != `{"op":"act","request":{"action":"click","target":{"exact":true,"name":"Log in","role":"button"}},"words":"Click the Log in button"}` || bytes.Contains(exported, []byte(`"task"`)) {
+	if len(ops) != 2 || last.String() != `{"op":"act","words":"Click the Log in button","request":{"action":"click","target":{"exact":true,"name":"Log in","role":"button"}}}` || bytes.Contains(exported, []byte(`"task"`)) {
 		t.Errorf("the export is not the navigate and the act in words with the act the task dispatched as its recording (the failed one left out):\n%s", exported)
 	}
 	cmd := exec.Command(s.bin, "run", "--out", filepath.Join(dir, "results"), file)

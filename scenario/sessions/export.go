@@ -121,7 +121,7 @@ func Export(rec Record, entries []Entry, opts ExportOptions) (*Exported, error) 
 		if !json.Valid(e.Export) {
 			return nil, Errorf(CodeFailed, "history operation %d: its exported form is not JSON", e.Index)
 		}
-		f.Operations, from = append(f.Operations, withVariables(&f, e)), append(from, e.Index)
+		f.Operations, from = append(f.Operations, ordered(withVariables(&f, e))), append(from, e.Index)
 		kept = append(kept, e)
 	}
 	if len(f.Operations) == 0 {
@@ -155,6 +155,43 @@ func withVariables(f *exportFile, e *Entry) json.RawMessage {
 		f.Variables[name] = v
 	}
 	return out
+}
+
+// opKeyOrder is the order an exported operation's members are written in, as a person
+// writes them: what it is (id, op), the words before their recording, then the rest. A
+// member not listed follows, in name order.
+var opKeyOrder = []string{"id", "op", "words", "request", "step", "variables", "replayIf", "context", "timeoutMs", "when", "soft"}
+
+// ordered is an operation's JSON object with its members in opKeyOrder (raw as it is when it
+// is not an object).
+func ordered(raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return raw
+	}
+	keys := slices.Sorted(maps.Keys(m))
+	slices.SortStableFunc(keys, func(a, b string) int {
+		rank := func(k string) int {
+			if i := slices.Index(opKeyOrder, k); i >= 0 {
+				return i
+			}
+			return len(opKeyOrder)
+		}
+		return rank(a) - rank(b)
+	})
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, _ := json.Marshal(k)
+		b.Write(name)
+		b.WriteByte(':')
+		b.Write(m[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }
 
 // inlineVar replaces each {"var": name} in raw with value.

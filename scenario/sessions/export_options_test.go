@@ -32,3 +32,13 @@ func TestExportLeavesOutScreenshotsAndKeepsTheViewport(t *testing.T) {
 		t.Errorf("a session without --viewport exported one:\n%s", x.File)
 	}
 }
+
+// An exported operation reads as a person writes one: id and op, the words before their
+// recording, then the rest.
+func TestExportOrdersAnOperationsMembers(t *testing.T) {
+	got := string(ordered([]byte(`{"when":{"kind":"title","value":"T"},"words":"Click Go","request":{"action":"click"},"op":"act","id":"go","zeta":1}`)))
+	want := `{"id":"go","op":"act","words":"Click Go","request":{"action":"click"},"when":{"kind":"title","value":"T"},"zeta":1}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
