@@ -46,6 +46,12 @@ func (r *Runtime) observeForExtract(ctx context.Context, req *transport.Extract,
 		}
 		nodes = []transport.OutlineNode{*n}
 	}
+	return r.renderExtractPage(ob, nodes), nil
+}
+
+// renderExtractPage is what a model mapping nodes (ob's outline or one subtree of it) is
+// shown and may cite: scrubbed, cut at a line boundary, each line numbered.
+func (r *Runtime) renderExtractPage(ob *transport.ObserveResult, nodes []transport.OutlineNode) *extractPage {
 	text, lines := cutLines(r.secrets.Scrub(transport.OutlineText(nodes, ob.Truncated)), budgets.ModelPageChars)
 	page := &extractPage{tab: ob.Tab, egress: ob.Egress, cites: map[string][]string{}}
 	seen := 0
@@ -53,7 +59,7 @@ func (r *Runtime) observeForExtract(ctx context.Context, req *transport.Extract,
 		page.collect(&nodes[i], &seen, lines)
 	}
 	page.text = numberLines(text, seen)
-	return page, nil
+	return page
 }
 
 // numberLines puts each shown node's line id (L1, L2, …) at the start of its line, so a value

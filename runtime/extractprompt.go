@@ -15,19 +15,7 @@ const extractSystem = `You map what a web page shows into JSON data. You are sho
 // extractRequest is the extract's one model call: the outline as the user's message and the
 // one tool, whose data parameter is the caller's schema.
 func extractRequest(schema []byte, outline string) (model.Request, error) {
-	data, err := embeddedSchema(schema)
-	if err != nil {
-		return model.Request{}, err
-	}
-	params, err := json.Marshal(map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"data":      data,
-			"citations": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}},
-		},
-		"required":             []string{"data", "citations"},
-		"additionalProperties": false,
-	})
+	params, err := extractParams(schema, nil)
 	if err != nil {
 		return model.Request{}, err
 	}
@@ -37,6 +25,28 @@ func extractRequest(schema []byte, outline string) (model.Request, error) {
 		Tools: []model.Tool{{Name: transport.ToolExtract, Description: "Give the data the page shows, fitting the schema, and the outline ref each value came from.",
 			Parameters: params}},
 	}, nil
+}
+
+// extractParams is the extract tool's parameters: data (the caller's schema) and citations,
+// both required unless extra adds properties a call may give instead (a combined task's
+// scope).
+func extractParams(schema []byte, extra map[string]any) (json.RawMessage, error) {
+	data, err := embeddedSchema(schema)
+	if err != nil {
+		return nil, err
+	}
+	props := map[string]any{
+		"data":      data,
+		"citations": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}},
+	}
+	top := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(extra) == 0 {
+		top["required"] = []string{"data", "citations"}
+	}
+	for k, v := range extra {
+		props[k] = v
+	}
+	return json.Marshal(top)
 }
 
 // embeddedSchema is the caller's schema as the data property of the tool's parameters: its

@@ -43,6 +43,9 @@ func (r *Runtime) runTask(ctx context.Context, req *transport.Task, octx *transp
 	if req.Allow != nil {
 		t.allow = *req.Allow
 	}
+	if t.combined, err = newCombined(req); err != nil {
+		return nil, err
+	}
 	if t.maxTurns == 0 {
 		t.maxTurns = budgets.TaskTurns
 	}
@@ -84,6 +87,7 @@ type taskRun struct {
 	maxTurns, maxActions int
 	allow                transport.TaskAllow // what the host enabled beyond the snapshot-verifiable actions
 	vars                 map[string]taskVar  // the request's variables, resolved (taskvars.go)
+	combined             *combinedTask       // a combined task's extraction (taskcombined.go); nil for a plain task
 
 	page     *transport.ObserveResult // the latest observation
 	history  []model.Message          // the tool calls so far and what they returned
@@ -104,7 +108,7 @@ func (t *taskRun) run(ctx context.Context) (*transport.TaskResult, error) {
 	}
 	if t.req.Postcondition != nil {
 		// Already holding: the task is done before any model call.
-		if ok, err := t.holds(ctx, transport.WaitNone); err != nil || ok {
+		if ok, err := t.holds(ctx, transport.WaitNone); err != nil || (ok && t.held()) {
 			return t.resultOr(err)
 		}
 	}
@@ -121,7 +125,12 @@ func (t *taskRun) run(ctx context.Context) (*transport.TaskResult, error) {
 			t.turns = append(t.turns, ended(rc, err))
 			return nil, err
 		}
-		done, err := t.handle(ctx, call, &rc)
+		var done bool
+		if t.combined != nil {
+			done, err = t.handleCombined(ctx, call, &rc)
+		} else {
+			done, err = t.handle(ctx, call, &rc)
+		}
 		t.turns = append(t.turns, ended(rc, err))
 		if err != nil {
 			return nil, err
@@ -171,6 +180,9 @@ func (t *taskRun) result() *transport.TaskResult {
 		res.Actions = []transport.TaskAction{}
 	}
 	res.Dialogs, res.Blocked = t.dialogs, t.blocked
+	if c := t.combined; c != nil {
+		res.Data, res.Citations = transport.JSONValue(c.data), c.cites
+	}
 	return res
 }
 

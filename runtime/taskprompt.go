@@ -27,6 +27,14 @@ Never invent refs. A refused action ends the task. An action that changes nothin
 
 // systemPrompt is the system prompt for what the host enabled.
 func (t *taskRun) systemPrompt() string {
+	if t.combined != nil {
+		return fmt.Sprintf(combinedSystemPrompt, t.actLine())
+	}
+	return fmt.Sprintf(taskSystemPrompt, t.actLine())
+}
+
+// actLine is the system prompt's line for act: what the host enabled.
+func (t *taskRun) actLine() string {
 	line := "one action on one element by ref (" + strings.Join(taskActions, ", ") + ")"
 	if t.allow.Navigation {
 		line += ", or navigate to a url"
@@ -35,7 +43,7 @@ func (t *taskRun) systemPrompt() string {
 	if t.allow.Dialogs {
 		line += ` With dialog "accept", the dialogs the action opens are accepted (else dismissed).`
 	}
-	return fmt.Sprintf(taskSystemPrompt, line)
+	return line
 }
 
 // offeredActions are the actions act takes, in words, for a refusal's message.
@@ -68,11 +76,15 @@ func (t *taskRun) tools() []model.Tool {
 		props["dialog"] = map[string]any{"type": "string", "enum": []string{transport.DialogAccept}, "description": "accept the dialogs the action opens (else they are dismissed)"}
 	}
 	params, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "required": []string{"action"}, "additionalProperties": false})
-	return []model.Tool{
+	tools := []model.Tool{
 		{Name: transport.ToolLocate, Description: "Find the one element an instruction names, for an action.", Parameters: json.RawMessage(`{"type":"object","properties":{"instruction":{"type":"string","description":"the element's visible name or label"},"action":{"type":"string","enum":["click","type","select","check","uncheck","press"]}},"required":["instruction","action"],"additionalProperties":false}`)},
 		{Name: transport.ToolAct, Description: what, Parameters: params},
 		{Name: transport.ToolDone, Description: "Say the goal is reached.", Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)},
 	}
+	if t.combined != nil {
+		return t.combinedTools(tools)
+	}
+	return tools
 }
 
 // request is the next model call: the goal and the current page, then the turns so far, the
@@ -90,6 +102,12 @@ func (t *taskRun) request() model.Request {
 	}
 	status := fmt.Sprintf("Turn %d of %d; %d of %d actions used.\n", len(t.turns)+1, t.maxTurns, len(t.actions), t.maxActions)
 	page := t.pageText()
+	if c := t.combined; c != nil {
+		status += t.combinedStatus()
+		if c.extracting {
+			page = "Outline, each line numbered:\n" + c.shown.text
+		}
+	}
 	msgs := []model.Message{{Role: model.RoleUser, Text: t.r.secrets.Scrub(goal.String())}}
 	if len(t.history) == 0 {
 		msgs[0].Text += status + page

@@ -47,7 +47,7 @@ func (t *taskRun) handle(ctx context.Context, call model.ToolCall, rc *transport
 // the model's text, which a receipt never carries.
 func offered(name string) string {
 	switch name {
-	case transport.ToolLocate, transport.ToolAct, transport.ToolDone:
+	case transport.ToolLocate, transport.ToolAct, transport.ToolDone, transport.ToolExtract:
 		return name
 	}
 	return "unknown"

@@ -76,6 +76,20 @@ type Task struct {
 	// {"env":"NAME"} value never is: the model sees %name% and types it as its placeholder, and the
 	// runtime puts the value in at dispatch.
 	Variables map[string]*Text `json:"variables,omitempty"`
+	// Extract makes the task a combined one (seed 001): it acts until its postcondition holds
+	// and then extracts, all within the task's one budget (turns, actions, timeout). The model
+	// is offered exactly locate, act and extract; act is refused once the postcondition holds
+	// and extract before it does. The result then carries data and citations, checked as an
+	// extract's are.
+	Extract *TaskExtract `json:"extract,omitempty"`
+}
+
+// TaskExtract is what a combined task extracts once its postcondition holds: data fitting
+// Schema (as extract's schema), each value citing the outline line or ref it came from. The
+// model may narrow what it reads, once, to the subtree of one ref it was shown (the extract
+// tool's scope argument).
+type TaskExtract struct {
+	Schema JSONValue `json:"schema" required:"true"`
 }
 
 // TaskAllow enables, each on its own, what a task refuses by default because an outline
@@ -103,6 +117,10 @@ type TaskResult struct {
 	Actions       []TaskAction   `json:"actions"`
 	Postcondition *Postcondition `json:"postcondition,omitempty"`
 	MutationState MutationState  `json:"mutationState"` // verified: the page state decided
+	// Data and Citations are a combined task's extraction (request.extract): data that
+	// satisfied the schema and the outline ref or line id each scalar was read from.
+	Data      JSONValue         `json:"data,omitempty"`
+	Citations map[string]string `json:"citations,omitempty"`
 }
 
 // TaskAction is one action a task dispatched: content-free but for the element's role and
@@ -224,6 +242,16 @@ func (r Task) Validate() error {
 	}
 	if err := checkTaskVariables(r.Variables); err != nil {
 		return err
+	}
+	if r.Extract != nil {
+		if r.Postcondition == nil {
+			return Invalid(OpTask, "request.postcondition", "a combined task (request.extract) needs a postcondition: it acts until that holds, then extracts")
+		}
+		if _, err := CompileExtractSchema(r.Extract.Schema); err != nil {
+			oe := *AsOperationError(OpTask, err)
+			oe.Operation, oe.Path = OpTask, "request.extract.schema"
+			return &oe
+		}
 	}
 	return checkTaskTimeout(OpTask, r.TimeoutMs)
 }
