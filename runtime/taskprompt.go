@@ -63,11 +63,12 @@ func (t *taskRun) tools() []model.Tool {
 		actions, what = append(append([]string(nil), taskActions...), actNavigate), "Perform exactly one action: on an element by its ref, or navigate to a url."
 	}
 	props := map[string]any{
-		"action": map[string]any{"type": "string", "enum": actions},
-		"ref":    map[string]string{"type": "string", "description": "the element's ref without its brackets, such as e12"},
-		"text":   map[string]string{"type": "string", "description": "type: the text to type"},
-		"option": map[string]string{"type": "string", "description": "select: the option's label"},
-		"key":    map[string]string{"type": "string", "description": "press: one character or a key name such as Enter"},
+		"action":      map[string]any{"type": "string", "enum": actions},
+		"ref":         map[string]string{"type": "string", "description": "the element's ref without its brackets, such as e12"},
+		"text":        map[string]string{"type": "string", "description": "type: the text to type"},
+		"option":      map[string]string{"type": "string", "description": "select: the option's label"},
+		"key":         map[string]string{"type": "string", "description": "press: one character or a key name such as Enter"},
+		"allowanceMs": allowanceProperty(),
 	}
 	if t.allow.Navigation {
 		props["url"] = map[string]string{"type": "string", "description": "navigate: the address"}

@@ -94,6 +94,9 @@ type actArgs struct {
 	Key    string `json:"key,omitempty"`
 	URL    string `json:"url,omitempty"`
 	Dialog string `json:"dialog,omitempty"`
+	// AllowanceMs is the action's dispatch, settlement and observation allowance the
+	// model may state (taskallowance.go); 0: the floor.
+	AllowanceMs int64 `json:"allowanceMs,omitempty"`
 }
 
 // act authorises the model's one action, dispatches it, and verifies its settlement by a
@@ -113,7 +116,7 @@ func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.Tu
 	if err != nil {
 		return false, err
 	}
-	if err := t.floor(ctx, "the action, its settlement and the observation after it"); err != nil {
+	if err := t.actFloor(ctx, a); err != nil {
 		return false, err
 	}
 	before := t.page
