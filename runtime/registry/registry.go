@@ -16,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/policy"
@@ -31,6 +30,13 @@ type Options struct {
 	// Session is the template every session is opened with (the Allocator, worker, log,
 	// evidence store, …); AllowedOrigins and Redaction are the session's own.
 	Session runtime.Options
+	// Config is the session block of the host's config (config.go): what an openSession
+	// leaves out, the most it may ask for, and every call's bound. nil: the budgets' own.
+	Config *Config
+	// OnEnd, if set, is told each session's end as it happens (why: closed, task ended,
+	// expired, crashed), after its id is refused and before its context is stopped. The
+	// conformance suite waits on it for an idle expiry instead of sleeping.
+	OnEnd func(session, why string)
 }
 
 // Host is the registry of one serve's sessions.
@@ -64,6 +70,9 @@ func New(opts Options) (*Host, error) {
 	if err != nil {
 		return nil, transport.Invalid("", "bindingOrigins", "%s", err.Error())
 	}
+	if err := opts.Config.Check(); err != nil {
+		return nil, transport.Invalid("", "session."+err.(*ConfigError).Field, "%s", err.(*ConfigError).Expected)
+	}
 	return &Host{binding: b, opts: opts, sessions: map[string]*session{}}, nil
 }
 
@@ -95,6 +104,11 @@ func (h *Host) Handle(ctx context.Context, op transport.Operation, octx *transpo
 		return nil, err
 	}
 	defer h.touch(s)
+	if d := h.opts.Config.requestTimeout(); d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
 	if b, ok := op.(*transport.Batch); ok {
 		return h.batch(ctx, s, b)
 	}
@@ -120,6 +134,7 @@ func (h *Host) Close() error {
 	h.mu.Unlock()
 	var first error
 	for _, s := range live {
+		h.told(s, "closed")
 		if err := s.rt.Close(); err != nil && first == nil {
 			first = err
 		}
@@ -144,16 +159,21 @@ func (h *Host) open(ctx context.Context, r *transport.OpenSession) (transport.Re
 			return nil, transport.Invalid(transport.OpOpenSession, path, "origin %s is outside the binding %v", norm, h.binding.Origins())
 		}
 	}
-	if _, err := budgets.OutlineNodes().Resolve(pageTextOf(r).MaxNodes); err != nil {
-		return nil, transport.NewError(transport.OpOpenSession, transport.PhaseValidate, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted, "pageText.maxNodes: %s", err).WithPath("request.pageText.maxNodes")
+	pageText, err := h.pageTextOf(r)
+	if err != nil {
+		return nil, err
 	}
 	idle := time.Duration(r.IdleTimeoutS) * time.Second
 	if idle == 0 {
-		idle = budgets.SessionIdle().Default
+		idle = h.opts.Config.idleDefault()
 	}
-	if idle > budgets.SessionIdle().Ceiling {
+	if ceiling := h.opts.Config.idleCeiling(); idle > time.Duration(ceiling)*time.Second {
 		return nil, transport.NewError(transport.OpOpenSession, transport.PhaseValidate, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted,
-			"idleTimeoutS %d is over the ceiling of %d", r.IdleTimeoutS, int(budgets.SessionIdle().Ceiling.Seconds())).WithPath("request.idleTimeoutS")
+			"idleTimeoutS %d is over the ceiling of %d", r.IdleTimeoutS, ceiling).WithPath("request.idleTimeoutS")
+	}
+	handoff := r.HandoffClasses
+	if handoff == nil {
+		handoff = h.opts.Config.handoffDefault()
 	}
 	h.mu.Lock()
 	if h.closed {
@@ -176,8 +196,8 @@ func (h *Host) open(ctx context.Context, r *transport.OpenSession) (transport.Re
 	if err != nil {
 		return nil, err
 	}
-	s := &session{id: id, task: r.Task, rt: rt, idle: idle, handoff: map[string]bool{}, pageText: pageTextOf(r), lastUsed: time.Now(), enforceBy: rt.Enforcement(), done: make(chan struct{})}
-	for _, c := range r.HandoffClasses {
+	s := &session{id: id, task: r.Task, rt: rt, idle: idle, handoff: map[string]bool{}, pageText: pageText, lastUsed: time.Now(), enforceBy: rt.Enforcement(), done: make(chan struct{})}
+	for _, c := range handoff {
 		s.handoff[c] = true
 	}
 	h.mu.Lock()
@@ -192,11 +212,28 @@ func (h *Host) open(ctx context.Context, r *transport.OpenSession) (transport.Re
 	return &transport.OpenSessionResult{Session: id, Task: r.Task, AllowedOrigins: r.AllowedOrigins, IdleTimeoutS: int(idle.Seconds()), Enforcement: s.enforceBy}, nil
 }
 
-func pageTextOf(r *transport.OpenSession) transport.PageTextBudgets {
+// pageTextOf is the session's page_text budgets: the request's, each field it leaves out
+// the config's, and none over the config's ceilings (budget_exceeded, never clamped).
+func (h *Host) pageTextOf(r *transport.OpenSession) (transport.PageTextBudgets, error) {
+	out := h.opts.Config.pageTextDefault()
 	if r.PageText == nil {
-		return transport.PageTextBudgets{}
+		return out, nil
 	}
-	return *r.PageText
+	ceil := h.opts.Config.pageTextCeilings()
+	for _, f := range []struct {
+		name    string
+		dst     *int
+		v, ceil int
+	}{{"maxNodes", &out.MaxNodes, r.PageText.MaxNodes, ceil.MaxNodes}, {"maxDepth", &out.MaxDepth, r.PageText.MaxDepth, ceil.MaxDepth}, {"maxTextChars", &out.MaxTextChars, r.PageText.MaxTextChars, ceil.MaxTextChars}} {
+		switch {
+		case f.v < 0 || f.v > f.ceil:
+			return out, transport.NewError(transport.OpOpenSession, transport.PhaseValidate, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted,
+				"pageText.%s %d: expected 0 to %d (the host's ceiling)", f.name, f.v, f.ceil).WithPath("request.pageText." + f.name)
+		case f.v > 0:
+			*f.dst = f.v
+		}
+	}
+	return out, nil
 }
 
 // owned is the live session the frame names, if the frame's task owns it.
@@ -265,6 +302,7 @@ func (h *Host) expireWhenIdle(s *session) {
 		}
 		s.markEnded("expired")
 		h.mu.Unlock()
+		h.told(s, "expired")
 		_ = s.rt.Close()
 		return
 	}
@@ -313,7 +351,15 @@ func (h *Host) end(s *session, why string) {
 	}
 	s.markEnded(why)
 	h.mu.Unlock()
+	h.told(s, why)
 	_ = s.rt.Close()
+}
+
+// told tells Options.OnEnd that s ended.
+func (h *Host) told(s *session, why string) {
+	if h.opts.OnEnd != nil {
+		h.opts.OnEnd(s.id, why)
+	}
 }
 
 // noteCrash ends a session whose worker or browser died.
