@@ -31,7 +31,7 @@ func TestConformancePassesOurWorker(t *testing.T) {
 	t.Parallel()
 	report := filepath.Join(t.TempDir(), "report.json")
 	r := runCLI(t, nil, "conformance", "--report", report)
-	if r.code != 0 || !strings.HasSuffix(r.stdout, "\n9 passed, 0 failed\n") {
+	if r.code != 0 || !strings.HasSuffix(r.stdout, "\n13 passed, 0 failed\n") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	rep := readConformanceReport(t, report)
@@ -69,7 +69,7 @@ func conformanceFailsOnly(t *testing.T, mode, fail string) {
 	}
 	report := filepath.Join(t.TempDir(), "report.json")
 	r := runCLI(t, nil, "conformance", "--worker", strings.Join(append([]string{path}, args...), " "), "--report", report)
-	if r.code != 1 || !strings.Contains(r.stdout, "\nFAIL "+fail+": ") || !strings.HasSuffix(r.stdout, "\n8 passed, 1 failed\n") {
+	if r.code != 1 || !strings.Contains(r.stdout, "\nFAIL "+fail+": ") || !strings.HasSuffix(r.stdout, "\n12 passed, 1 failed\n") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	for _, c := range readConformanceReport(t, report).Checks {

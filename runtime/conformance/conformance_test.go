@@ -51,7 +51,7 @@ func TestSuitePassesAgainstOurWorker(t *testing.T) {
 			t.Errorf("no PASS line for %s:\n%s", name, out)
 		}
 	}
-	if !strings.HasSuffix(out, "\n9 passed, 0 failed\n") {
+	if !strings.HasSuffix(out, "\n13 passed, 0 failed\n") {
 		t.Errorf("no summary line:\n%s", out)
 	}
 }
@@ -80,7 +80,7 @@ func TestSuiteFailsBrokenWorkers(t *testing.T) {
 			if got := failed(rep); !slices.Equal(got, []string{tc.fail}) {
 				t.Fatalf("failed checks %v, want [%s]\n%s", got, tc.fail, out)
 			}
-			if !strings.Contains(out, "FAIL "+tc.fail+": ") || !strings.Contains(out, "\n8 passed, 1 failed\n") || rep.OK() {
+			if !strings.Contains(out, "FAIL "+tc.fail+": ") || !strings.Contains(out, "\n12 passed, 1 failed\n") || rep.OK() {
 				t.Fatalf("output:\n%s", out)
 			}
 		})

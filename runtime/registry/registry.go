@@ -143,6 +143,11 @@ func (h *Host) Close() error {
 }
 
 func (h *Host) open(ctx context.Context, r *transport.OpenSession) (transport.Result, error) {
+	if len(r.AllowedOrigins) == 0 {
+		// Deny by default here too, not only in the wire's decoding: a session with no
+		// origins would be a runtime with no policy, which allows every origin.
+		return nil, transport.Invalid(transport.OpOpenSession, "request.allowedOrigins", "expected at least one origin inside the binding %v", h.binding.Origins())
+	}
 	for i, o := range r.AllowedOrigins {
 		path := "request.allowedOrigins[" + strconv.Itoa(i) + "]"
 		if o == policy.Any {
@@ -381,3 +386,18 @@ func (s *session) applyPageText(ob *transport.Observe) {
 		ob.MaxTextChars = s.pageText.MaxTextChars
 	}
 }
+
+// WorkerPid is the pid of the worker serving a session (0 when there is no such session),
+// for a caller that checks processes are gone after the session ends (the conformance
+// suite's no-process-left).
+func (h *Host) WorkerPid(session string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if s, ok := h.sessions[session]; ok {
+		return s.rt.WorkerPid()
+	}
+	return 0
+}
+
+// BindingIsAny reports whether the host's binding is "*".
+func (h *Host) BindingIsAny() bool { return h.binding.IsAny() }
