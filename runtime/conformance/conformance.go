@@ -51,8 +51,11 @@ type Options struct {
 	// Config's bindingOrigins, else the fixture's origin and a loopback canary of its own
 	// (so narrowing can be seen to exclude an origin the binding allows).
 	BindingOrigins []string
-	// ReadAsset reads back an evidence asset a result names (its path in the store, checked
-	// against its sha256). nil: read from the suite's temporary store.
+	// Store is the host's evidence store the sessions commit screenshots to. nil: a
+	// temporary one the suite removes.
+	Store *artifacts.Store
+	// ReadAsset reads back an evidence asset a result names (its ref: the path in the
+	// store), checked against its sha256. nil: read from the store's directory.
 	ReadAsset func(transport.ArtifactMeta) ([]byte, error)
 }
 
@@ -155,15 +158,17 @@ func open(ctx context.Context, opts Options) (_ *env, stop func(), err error) {
 	if e.secret, err = newSecret(); err != nil {
 		return nil, stop, err
 	}
-	dir, err := os.MkdirTemp("", "fastbrowser-conformance-*")
-	if err != nil {
-		return nil, stop, err
+	if e.store = opts.Store; e.store == nil {
+		dir, err := os.MkdirTemp("", "fastbrowser-conformance-*")
+		if err != nil {
+			return nil, stop, err
+		}
+		stops = append(stops, func() { _ = os.RemoveAll(dir) })
+		if e.store, err = artifacts.Open(dir, "conformance"); err != nil {
+			return nil, stop, err
+		}
+		stops = append(stops, func() { _ = e.store.Close() })
 	}
-	stops = append(stops, func() { _ = os.RemoveAll(dir) })
-	if e.store, err = artifacts.Open(dir, "conformance"); err != nil {
-		return nil, stop, err
-	}
-	stops = append(stops, func() { _ = e.store.Close() })
 	e.readAsset = opts.ReadAsset
 	if e.readAsset == nil {
 		e.readAsset = func(a transport.ArtifactMeta) ([]byte, error) {
