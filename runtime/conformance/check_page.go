@@ -24,7 +24,8 @@ const pageTextTask = "conformance-page-text"
 // sets pageText, the main session (opened naming none) is held to the config's budgets too.
 func pageTextBudgets(ctx context.Context, e *env) error {
 	want := transport.PageTextBudgets{MaxNodes: budgetNodes, MaxDepth: budgetDepth, MaxTextChars: budgetChars}
-	s, err := e.openSession(ctx, pageTextTask, transport.OpenSession{PageText: &want})
+	// No handoff classes, whatever the config's: /read has a password field (class login).
+	s, err := e.openSession(ctx, pageTextTask, transport.OpenSession{PageText: &want, HandoffClasses: []string{}})
 	if err != nil {
 		return fmt.Errorf("open a session with pageText %+v: %w", want, err)
 	}
