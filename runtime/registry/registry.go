@@ -5,6 +5,8 @@
 // session_expired, one closed or ended session_ended, an unknown id session_not_found. An
 // ended id is never reopened, and nothing earlier is replayed into a new context.
 // Narrowing is deny by default: a session's origins are a non-empty subset of the binding.
+// A Config (config.go: fastbrowser.json's "session" block) sets what an openSession leaves
+// out, the most it may ask for, and a bound on every call.
 //
 // The Host is a wire.Handler; wire.Serve gives each session its own lane, so
 // distinct sessions run in parallel while calls within one are serialised.
