@@ -71,6 +71,24 @@ func TestServeUsesSessionConfig(t *testing.T) {
 	}
 }
 
+// TestServeSessionRequestTimeout: the session block's requestTimeoutMs bounds each call in a
+// session: a navigation to a page that answers after 3 s fails at the 1 s bound, timeout (the
+// batch ends with it), where the navigation budget alone would have waited for the page.
+func TestServeSessionRequestTimeout(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	s := startManyServe(t, "--config", writeServeConfig(t, fmt.Sprintf(`{"bindingOrigins":[%q],"requestTimeoutMs":1000}`, site.URL)))
+	a := result(t, s.call("", "", "openSession", map[string]any{"task": "A", "allowedOrigins": []string{site.URL}}))["session"].(string)
+	b := result(t, s.call(a, "A", "batch", map[string]any{"actions": []map[string]any{
+		{"action": "navigate", "url": site.URL + "/slow?ms=3000"},
+		{"action": "page_text"},
+	}}))
+	acts := b["actions"].([]any)
+	if b["posture"] != "failed" || b["code"] != "timeout" || acts[0].(map[string]any)["status"] != "failed" || acts[1].(map[string]any)["status"] != "skipped" {
+		t.Fatalf("a navigation past the config's request bound: %v", b)
+	}
+}
+
 // TestServeRefusesBadSessionConfig: a session block serve cannot use stops it before the
 // ready frame with one error frame naming the file and the field (exit 2).
 func TestServeRefusesBadSessionConfig(t *testing.T) {
