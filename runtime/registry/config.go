@@ -21,7 +21,7 @@ type Config struct {
 	// IdleTimeoutS is a session's idle timeout when its openSession names none (default
 	// the sessionIdle budget's, 1800).
 	IdleTimeoutS int `json:"idleTimeoutS,omitempty"`
-	// RequestTimeoutMs bounds every call in a session, each action of a batch included (0:
+	// RequestTimeoutMs bounds every request to a session, a whole batch being one (0:
 	// each operation's own budget alone; at most the request budget's ceiling).
 	RequestTimeoutMs int64 `json:"requestTimeoutMs,omitempty"`
 	// PageText is every page_text's (observe's) budgets when neither the call nor the
