@@ -10,6 +10,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/model"
+	"github.com/fastbrowser/fastbrowser/runtime/registry"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -44,6 +45,9 @@ type Config struct {
 	// TLS is the CAs the run's browsers trust and the client certificates they present
 	// (tlsconfig.go); its files are read when the config loads.
 	TLS *TLSConfig `json:"tls,omitempty"`
+	// Session is how `serve` hosts many sessions and what `conformance` opens them with
+	// (runtime/registry's Config; docs/scenarios.md "Session config"). Scenarios ignore it.
+	Session *registry.Config `json:"session,omitempty"`
 	// trust is TLS, read (nil without it).
 	trust *runtime.TLSTrust
 }
@@ -142,6 +146,9 @@ func loadConfig(path string) (*Config, error) {
 			return nil, fail("trace", "expected off, on, on-failure or retain-on-failure")
 		}
 	}
+	if err := checkSession(c.Session); err != nil {
+		return nil, err
+	}
 	if c.trust, err = loadTLS(c.TLS, dirOf(path)); err != nil {
 		return nil, err
 	}
@@ -153,6 +160,17 @@ func loadConfig(path string) (*Config, error) {
 		c.Fixture = &Fixture{BaseURL: fx.BaseURL, Server: &server}
 	}
 	return &c, nil
+}
+
+// checkSession refuses a session block that could not work, naming the field inside it.
+func checkSession(s *registry.Config) error {
+	var ce *registry.ConfigError
+	if err := s.Check(); errors.As(err, &ce) {
+		return &ValidationError{Path: "session." + ce.Field, Code: ce.Code, Message: ce.Expected}
+	} else if err != nil {
+		return err
+	}
+	return nil
 }
 
 // fill gives f the config's value of each field f leaves out (before overrides and checks).

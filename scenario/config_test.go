@@ -49,6 +49,18 @@ func TestConfigRefusals(t *testing.T) {
 		{"viewport small", `{"version":1,"viewport":{"width":1,"height":600}}`, "viewport", "expected a width and a height"},
 		{"testIdAttribute with a space", `{"version":1,"testIdAttribute":"data test"}`, "testIdAttribute", "attribute name"},
 		{"duplicate key", `{"version":1,"jobs":1,"jobs":2}`, "", `duplicate key "jobs"`},
+		{"session unknown field", `{"version":1,"session":{"idleTimeout":5}}`, "session.idleTimeout", "unknown field"},
+		{"session pageText unknown field", `{"version":1,"session":{"pageText":{"nodes":5}}}`, "session.pageText.nodes", "unknown field"},
+		{"session idle over ceiling", `{"version":1,"session":{"idleTimeoutS":90000}}`, "session.idleTimeoutS", "expected 0 to 86400 seconds"},
+		{"session idle over its own ceiling", `{"version":1,"session":{"idleTimeoutS":120,"ceilings":{"idleTimeoutS":60}}}`, "session.idleTimeoutS", "expected 0 to 60 seconds"},
+		{"session request over ceiling", `{"version":1,"session":{"requestTimeoutMs":999999}}`, "session.requestTimeoutMs", "expected 0 to 120000"},
+		{"session pageText over budget", `{"version":1,"session":{"pageText":{"maxNodes":6000}}}`, "session.pageText.maxNodes", "expected 0 to 5000"},
+		{"session pageText over its ceiling", `{"version":1,"session":{"pageText":{"maxDepth":10},"ceilings":{"pageText":{"maxDepth":4}}}}`, "session.pageText.maxDepth", "expected 0 to 4"},
+		{"session ceiling over budget", `{"version":1,"session":{"ceilings":{"pageText":{"maxTextChars":100001}}}}`, "session.ceilings.pageText.maxTextChars", "expected 0 to 100000"},
+		{"session binding empty", `{"version":1,"session":{"bindingOrigins":[]}}`, "session.bindingOrigins", "expected [\"*\"] or exact"},
+		{"session binding bad origin", `{"version":1,"session":{"bindingOrigins":["http://x/path"]}}`, "session.bindingOrigins", "exact http(s) origins"},
+		{"session empty handoff class", `{"version":1,"session":{"handoffClasses":["login",""]}}`, "session.handoffClasses[1]", "page class"},
+		{"session wrong type", `{"version":1,"session":{"idleTimeoutS":"60"}}`, "session.idleTimeoutS", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -137,5 +149,29 @@ func TestConfigServerSecretNamedAtTheConfig(t *testing.T) {
 	want := "(run config " + filepath.Join(dir, ConfigName) + ") fixture.server.start.env.TOKEN"
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "FB_TEST_UNSET_TOKEN") {
 		t.Fatalf("got %v, want it to name %q and the variable", err, want)
+	}
+}
+
+// TestConfigSessionBlock: a valid session block is kept as written (serve and conformance
+// read it through runtime/registry); the budget codes of refusals over a ceiling are
+// budget_exceeded.
+func TestConfigSessionBlock(t *testing.T) {
+	p := filepath.Join(writeFiles(t, t.TempDir(), map[string]string{ConfigName: `{"version":1,"session":{
+		"bindingOrigins":["http://127.0.0.1:4310","*.example.com"],"idleTimeoutS":60,"requestTimeoutMs":30000,
+		"pageText":{"maxNodes":50,"maxDepth":6,"maxTextChars":2000},"handoffClasses":["login","captcha"],
+		"ceilings":{"idleTimeoutS":600,"pageText":{"maxNodes":200}}}}`}), ConfigName)
+	cfg, err := LoadConfig(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cfg.Session
+	if s == nil || len(s.BindingOrigins) != 2 || s.IdleTimeoutS != 60 || s.RequestTimeoutMs != 30000 || s.PageText.MaxNodes != 50 ||
+		len(s.HandoffClasses) != 2 || s.Ceilings.IdleTimeoutS != 600 || s.Ceilings.PageText.MaxNodes != 200 {
+		t.Fatalf("session block %+v", s)
+	}
+	p = filepath.Join(writeFiles(t, t.TempDir(), map[string]string{ConfigName: `{"version":1,"session":{"pageText":{"maxNodes":300},"ceilings":{"pageText":{"maxNodes":200}}}}`}), ConfigName)
+	var ve *ValidationError
+	if _, err := LoadConfig(p); !errors.As(err, &ve) || ve.Code != transport.CodeBudgetExceeded || ve.Path != "session.pageText.maxNodes" {
+		t.Fatalf("a default over its own ceiling: got %v", err)
 	}
 }

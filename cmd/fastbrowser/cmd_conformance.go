@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fastbrowser/fastbrowser/runtime/conformance"
+	"github.com/fastbrowser/fastbrowser/scenario"
 )
 
 // conformanceCommand runs the executor conformance suite (docs/conformance.md) against a
@@ -20,6 +21,8 @@ func conformanceCommand(st *state) *cli.Command {
 			&cli.StringFlag{Name: "fixture-url", Usage: "a site serving the fixture's pages (`fastbrowser fixture serve`) at `URL`; default the embedded fixture on a free loopback port"},
 			&cli.StringFlag{Name: "report", Value: "conformance-report.json", Usage: "where the JSON report goes (`FILE`)"},
 			&cli.StringFlag{Name: "browser", Usage: "Chromium executable to launch (default /usr/bin/chromium)"},
+			&cli.StringFlag{Name: "config", Usage: "config `FILE` (fastbrowser.json) whose \"session\" block the suite's host opens its sessions with (docs/scenarios.md \"Session config\")"},
+			&cli.StringSliceFlag{Name: "binding-origin", Usage: "the host's binding (repeat; must allow the fixture's origin); default the config's bindingOrigins, else the fixture's origin and a canary of the suite's own"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -31,6 +34,14 @@ func conformanceCommand(st *state) *cli.Command {
 					return usageError("conformance: --fixture-url: %v", err)
 				}
 			}
+			if path := c.String("config"); path != "" {
+				cfg, err := scenario.LoadConfig(path)
+				if err != nil {
+					return usageError("conformance: --config: %v", err)
+				}
+				opts.Config = cfg.Session
+			}
+			opts.BindingOrigins = c.StringSlice("binding-origin")
 			switch w := strings.Fields(c.String("worker")); {
 			case c.IsSet("worker") && len(w) == 0:
 				return usageError("conformance: --worker: expected a command line, got %q", c.String("worker"))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/runtime/registry"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/secrets"
@@ -20,12 +21,13 @@ func serveCommand(st *state) *cli.Command {
 		Name:  "serve",
 		Usage: "open one browser session and speak protocol v1 on stdin/stdout (for parent processes in any language)",
 		UsageText: "fastbrowser serve [--browser PATH | --cdp-url URL] [--headed] [--allowed-origin ORIGIN ...] [--webrtc block|allow] [--artifacts DIR] [--secret-env NAME ...]\n" +
-			"                [--binding-origin ORIGIN ...] [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]",
+			"                [--binding-origin ORIGIN ... | --config FILE] [--model PROVIDER:MODEL [--model-base-url URL] [--model-api-key-env NAME]]",
 		Flags: append(append(browserFlags(),
 			&cli.StringSliceFlag{Name: "allowed-origin", Usage: "exact origin the session may load (repeat; default any http/https origin)"},
 			&cli.StringFlag{Name: "artifacts", Usage: "private evidence store `DIR` (0700): enables captureEvidence and failure evidence"},
 			secretEnvFlag,
 			&cli.StringSliceFlag{Name: "binding-origin", Usage: "host many sessions over this connection, each opened by a task with openSession under origins inside this binding (repeat; \"*\" explicitly for any); see docs/protocol.md \"Multi-session serve\""},
+			&cli.StringFlag{Name: "config", Usage: "config `FILE` (fastbrowser.json) whose \"session\" block sets a multi-session host's binding, idle and request timeouts, page_text budgets, handoff classes and ceilings (--binding-origin wins over its bindingOrigins); see docs/scenarios.md \"Session config\""},
 			&cli.StringFlag{Name: "webrtc", Value: runtime.WebRTCBlock, Usage: "\"block\" makes RTCPeerConnection throw in every document; \"allow\" lets pages use WebRTC (under a restricted policy only TCP relays the egress proxy admits, on a browser fastbrowser launched)"},
 		), modelFlags()...),
 		// Every failure before the ready frame is also one error frame on stdout (serve_start.go),
@@ -75,11 +77,22 @@ func serveSession(c *cli.Context, st *state, set **secrets.Set) error {
 		defer store.Close()
 		opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: session, Owner: "serve", OnFailure: true}
 	}
-	if binding := c.StringSlice("binding-origin"); len(binding) > 0 {
+	session, err := serveConfig(c)
+	if err != nil {
+		return err
+	}
+	binding := c.StringSlice("binding-origin")
+	if len(binding) == 0 && session != nil {
+		binding = session.BindingOrigins
+	}
+	if len(binding) > 0 {
 		if len(c.StringSlice("allowed-origin")) > 0 {
-			return usageError("--binding-origin and --allowed-origin exclude each other: a multi-session host's sessions name their origins in openSession")
+			return usageError("--binding-origin (or the config's session.bindingOrigins) and --allowed-origin exclude each other: a multi-session host's sessions name their origins in openSession")
 		}
-		return serveMany(c, st, opts, binding)
+		return serveMany(c, st, opts, binding, session)
+	}
+	if session != nil {
+		return usageError("--config %s: its session block configures a multi-session host, which needs a binding: give --binding-origin or session.bindingOrigins", c.String("config"))
 	}
 	rt, err := runtime.Open(c.Context, opts)
 	if err != nil {
@@ -151,4 +164,18 @@ func workerArgs(st *state) []string {
 		return []string{"worker"}
 	}
 	return nil
+}
+
+// serveConfig is the session block of --config FILE (nil without one). serve reads only a
+// file it is given: it has no scenario to look for a fastbrowser.json from.
+func serveConfig(c *cli.Context) (*registry.Config, error) {
+	path := c.String("config")
+	if path == "" {
+		return nil, nil
+	}
+	cfg, err := scenario.LoadConfig(path)
+	if err != nil {
+		return nil, usageError("--config: %v", err)
+	}
+	return cfg.Session, nil
 }

@@ -6,8 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/fastbrowser/fastbrowser/transport"
@@ -52,7 +50,7 @@ func maskedValue(ctx context.Context, e *env) error {
 	shot := false
 	for _, a := range ev.Artifacts {
 		shot = shot || a.Kind == transport.PartScreenshot
-		b, err := os.ReadFile(filepath.Join(e.store.Root(), a.Path))
+		b, err := e.readAsset(a)
 		if err != nil {
 			return fmt.Errorf("read the %s asset: %w", a.Kind, err)
 		}

@@ -16,27 +16,53 @@ const (
 	budgetChars = 60
 )
 
-// pageTextBudgets: observe with small maxNodes, maxDepth and maxTextChars returns an
-// outline within all three, with truncated set.
+// pageTextTask owns the session the page_text check opens with its own budgets.
+const pageTextTask = "conformance-page-text"
+
+// pageTextBudgets: a session opened with small pageText budgets answers a batch's page_text
+// on /read with an outline within all three, truncated set. When the host's session config
+// sets pageText, the main session (opened naming none) is held to the config's budgets too.
 func pageTextBudgets(ctx context.Context, e *env) error {
-	if _, err := e.navigate(ctx, "/read"); err != nil {
+	want := transport.PageTextBudgets{MaxNodes: budgetNodes, MaxDepth: budgetDepth, MaxTextChars: budgetChars}
+	// No handoff classes, whatever the config's: /read has a password field (class login).
+	s, err := e.openSession(ctx, pageTextTask, transport.OpenSession{PageText: &want, HandoffClasses: []string{}})
+	if err != nil {
+		return fmt.Errorf("open a session with pageText %+v: %w", want, err)
+	}
+	defer e.endTask(ctx, pageTextTask)
+	if err := pageTextWithin(ctx, s, e.fixture, want, true); err != nil {
 		return err
 	}
-	obs, err := transport.Dispatch(ctx, e.rt, transport.Observe{MaxNodes: budgetNodes, MaxDepth: budgetDepth, MaxTextChars: budgetChars})
-	if err != nil {
-		return fmt.Errorf("observe with budgets: %w", err)
+	if e.cfg != nil && e.cfg.PageText != nil {
+		if err := pageTextWithin(ctx, e.rt, e.fixture, *e.cfg.PageText, false); err != nil {
+			return fmt.Errorf("with the session config's pageText: %w", err)
+		}
+	}
+	return nil
+}
+
+// pageTextWithin runs [navigate /read, page_text] in s and checks the outline against want
+// (a 0 field is not checked); mustTruncate: /read is known to be over want.
+func pageTextWithin(ctx context.Context, s transport.Caller, fixture string, want transport.PageTextBudgets, mustTruncate bool) error {
+	b, err := batch(ctx, s, navigateAction(fixture+"/read"), pageTextAction())
+	if err != nil || b.Posture != transport.PostureOK {
+		return fmt.Errorf("a batch [navigate /read, page_text]: %s", batchOutcome(b, err))
+	}
+	var obs transport.ObserveResult
+	if err := resultOf(b.Actions[1], &obs); err != nil {
+		return err
 	}
 	var nodes, depth, chars int
 	measure(obs.Nodes, &nodes, &depth, &chars)
 	switch {
-	case !obs.Truncated:
-		return fmt.Errorf("observe {maxNodes:%d, maxDepth:%d, maxTextChars:%d} of /read is not truncated", budgetNodes, budgetDepth, budgetChars)
-	case nodes > budgetNodes:
-		return fmt.Errorf("%d nodes, over maxNodes %d", nodes, budgetNodes)
-	case depth > budgetDepth:
-		return fmt.Errorf("nesting %d, over maxDepth %d", depth, budgetDepth)
-	case chars > budgetChars:
-		return fmt.Errorf("%d characters of text, over maxTextChars %d", chars, budgetChars)
+	case mustTruncate && !obs.Truncated:
+		return fmt.Errorf("page_text of /read under {maxNodes:%d, maxDepth:%d, maxTextChars:%d} is not truncated", want.MaxNodes, want.MaxDepth, want.MaxTextChars)
+	case want.MaxNodes > 0 && nodes > want.MaxNodes:
+		return fmt.Errorf("%d nodes, over maxNodes %d", nodes, want.MaxNodes)
+	case want.MaxDepth > 0 && depth > want.MaxDepth:
+		return fmt.Errorf("nesting %d, over maxDepth %d", depth, want.MaxDepth)
+	case want.MaxTextChars > 0 && chars > want.MaxTextChars:
+		return fmt.Errorf("%d characters of text, over maxTextChars %d", chars, want.MaxTextChars)
 	}
 	return nil
 }
@@ -64,24 +90,6 @@ func walk(ns []transport.OutlineNode, level int, visit func(transport.OutlineNod
 		}
 	}
 	return true
-}
-
-// loginPageClass: a page with a password field is classed login (the class a host's
-// handoffClasses hands off on), and an ordinary page is not.
-func loginPageClass(ctx context.Context, e *env) error {
-	for _, p := range []struct{ path, class string }{{"/login", transport.PageLogin}, {"/about", transport.PageNormal}} {
-		if _, err := e.navigate(ctx, p.path); err != nil {
-			return err
-		}
-		obs, err := transport.Dispatch(ctx, e.rt, transport.Observe{})
-		if err != nil {
-			return fmt.Errorf("observe %s: %w", p.path, err)
-		}
-		if obs.PageClass != p.class {
-			return fmt.Errorf("%s is classed %q, want %q", p.path, obs.PageClass, p.class)
-		}
-	}
-	return nil
 }
 
 // staleRefRefused: a ref observed before a navigation is refused after it (stale_document

@@ -13,14 +13,19 @@ import (
 	"github.com/mafredri/cdp/rpcc"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport"
 )
 
-// noProcessLeft closes the session: the worker and every process of its group are gone, and
-// the browser holds no page of the fixture any more (the worker closed its context). Then
-// the suite's browser is stopped: its process is gone and its profile removed.
+// noProcessLeft closes the main session with closeSession and then the host (every session
+// left): the main session's worker and every process of its group are gone, and the browser
+// holds no page of the fixture any more (each worker closed its context). Then the suite's
+// browser is stopped: its process is gone and its profile removed.
 func noProcessLeft(ctx context.Context, e *env) error {
-	if err := e.rt.Close(); err != nil {
+	if _, err := transport.Dispatch(ctx, hostCaller{e.host}, transport.CloseSession{Session: e.main, Task: mainTask}); err != nil {
 		return fmt.Errorf("closing the session: %w", err)
+	}
+	if err := e.host.Close(); err != nil {
+		return fmt.Errorf("closing the host: %w", err)
 	}
 	if left := groupMembers(e.worker); len(left) > 0 {
 		return fmt.Errorf("after the session closed, the worker's process group still has %v", left)

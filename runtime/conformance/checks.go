@@ -15,26 +15,34 @@ type check struct {
 
 // Check names, as printed and reported (docs/conformance.md describes each).
 const (
-	CheckOneContext      = "one-context-three-batches"
-	CheckMaskedValue     = "masked-value-absent"
-	CheckUnprovenMasking = "unproven-masking-fails-closed"
-	CheckOffOriginDenied = "off-origin-denied"
-	CheckRedirectDenied  = "redirect-denied"
-	CheckPageTextBudgets = "page-text-budgets"
-	CheckLoginPageClass  = "handoff-page-class"
-	CheckStaleRefRefused = "stale-ref-refused"
-	CheckNoProcessLeft   = "no-process-left"
+	CheckOneContext       = "one-context-three-batches"
+	CheckTaskOwnership    = "task-ownership-refusals"
+	CheckMaskedValue      = "masked-value-absent"
+	CheckUnprovenMasking  = "unproven-masking-fails-closed"
+	CheckOffOriginDenied  = "off-origin-denied"
+	CheckRedirectDenied   = "redirect-denied"
+	CheckEgressPostures   = "egress-denial-postures"
+	CheckBindingNarrowing = "binding-narrowing"
+	CheckPageTextBudgets  = "page-text-budgets"
+	CheckHandoffEndsBatch = "handoff-ends-batch"
+	CheckEvidenceNoBytes  = "evidence-without-bytes"
+	CheckStaleRefRefused  = "stale-ref-refused"
+	CheckNoProcessLeft    = "no-process-left"
 )
 
-// checks run in this order, on one session; no-process-left closes it, so it is last.
+// checks run in this order, on one host; no-process-left closes it, so it is last.
 var checks = []check{
 	{CheckOneContext, oneContext},
+	{CheckTaskOwnership, taskOwnership},
 	{CheckMaskedValue, maskedValue},
 	{CheckUnprovenMasking, unprovenMasking},
 	{CheckOffOriginDenied, offOriginDenied},
 	{CheckRedirectDenied, redirectDenied},
+	{CheckEgressPostures, egressPostures},
+	{CheckBindingNarrowing, bindingNarrowing},
 	{CheckPageTextBudgets, pageTextBudgets},
-	{CheckLoginPageClass, loginPageClass},
+	{CheckHandoffEndsBatch, handoffEndsBatch},
+	{CheckEvidenceNoBytes, evidenceWithoutBytes},
 	{CheckStaleRefRefused, staleRefRefused},
 	{CheckNoProcessLeft, noProcessLeft},
 }

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,7 +20,10 @@ import (
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
+	"github.com/fastbrowser/fastbrowser/runtime/registry"
 	"github.com/fastbrowser/fastbrowser/scenarios/fixture"
+	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
@@ -39,22 +43,47 @@ type Options struct {
 	Out io.Writer
 	// Log receives Chromium's and the worker's stderr (nil discards).
 	Log io.Writer
+	// Config is the host's session configuration (fastbrowser.json's "session" block): the
+	// suite's sessions are opened through a registry.Host with it, so its defaults, request
+	// bound and ceilings are what the checks meet. nil: the budgets' own.
+	Config *registry.Config
+	// BindingOrigins is the host's binding; it must allow the fixture's origin. nil: the
+	// Config's bindingOrigins, else the fixture's origin and a loopback canary of its own
+	// (so narrowing can be seen to exclude an origin the binding allows).
+	BindingOrigins []string
+	// Store is the host's evidence store the sessions commit screenshots to. nil: a
+	// temporary one the suite removes.
+	Store *artifacts.Store
+	// ReadAsset reads back an evidence asset a result names (its ref: the path in the
+	// store), checked against its sha256. nil: read from the store's directory.
+	ReadAsset func(transport.ArtifactMeta) ([]byte, error)
 }
 
 // secretEnv is the {"env":…} name the masked value is typed from; the runtime resolves it
 // through the suite's own lookup, never the process environment.
 const secretEnv = "FASTBROWSER_CONFORMANCE_SECRET"
 
-// env is one run's world: the fixture, the canary, the browser, the store and the session.
+// env is one run's world: the fixture, the canaries, the browser, the store, the host and
+// the session most checks run in.
 type env struct {
 	fixture   string // the fixture's origin, no trailing slash
 	canary    *fixture.Canary
 	canaryURL string
+	// inside is a canary inside the default binding but outside every session the suite
+	// opens ("" when the caller gave the binding).
+	inside    *fixture.Canary
+	insideURL string
 	browser   *chromium.Browser
 	store     *artifacts.Store
-	rt        *runtime.Runtime
+	host      *registry.Host
+	cfg       *registry.Config
+	binding   []string
+	ends      *endLog
+	rt        transport.Caller // the main session, through the host as its task calls it
+	main      string           // the main session's id
 	secret    string
-	worker    int // the worker's pid, read at open
+	worker    int // the main session's worker pid, read at open
+	readAsset func(transport.ArtifactMeta) ([]byte, error)
 }
 
 // Run runs every check in order, printing each one's line and then the summary, and returns
@@ -103,7 +132,7 @@ func workerLine(opts Options) []string {
 // open starts everything a run needs. stop undoes whatever was started (the session first,
 // then the browser and servers) and is safe to call after no-process-left closed some of it.
 func open(ctx context.Context, opts Options) (_ *env, stop func(), err error) {
-	e := &env{}
+	e := &env{cfg: opts.Config, ends: newEndLog()}
 	var stops []func()
 	stop = func() {
 		for i := len(stops) - 1; i >= 0; i-- {
@@ -123,39 +152,88 @@ func open(ctx context.Context, opts Options) (_ *env, stop func(), err error) {
 	e.canary, canarySrv = fixture.NewCanaryServer()
 	e.canaryURL = canarySrv.URL
 	stops = append(stops, canarySrv.Close)
+	if e.binding, err = e.bindingOf(opts, &stops); err != nil {
+		return nil, stop, err
+	}
 	if e.secret, err = newSecret(); err != nil {
 		return nil, stop, err
 	}
-	dir, err := os.MkdirTemp("", "fastbrowser-conformance-*")
-	if err != nil {
-		return nil, stop, err
+	if e.store = opts.Store; e.store == nil {
+		dir, err := os.MkdirTemp("", "fastbrowser-conformance-*")
+		if err != nil {
+			return nil, stop, err
+		}
+		stops = append(stops, func() { _ = os.RemoveAll(dir) })
+		if e.store, err = artifacts.Open(dir, "conformance"); err != nil {
+			return nil, stop, err
+		}
+		stops = append(stops, func() { _ = e.store.Close() })
 	}
-	stops = append(stops, func() { _ = os.RemoveAll(dir) })
-	if e.store, err = artifacts.Open(dir, "conformance"); err != nil {
-		return nil, stop, err
+	e.readAsset = opts.ReadAsset
+	if e.readAsset == nil {
+		e.readAsset = func(a transport.ArtifactMeta) ([]byte, error) {
+			return os.ReadFile(filepath.Join(e.store.Root(), a.Path))
+		}
 	}
-	stops = append(stops, func() { _ = e.store.Close() })
 	// The suite launches the browser itself so that no-process-left can name its process
 	// and profile; the session attaches to it like any session of a shared browser.
 	if e.browser, err = chromium.Launch(ctx, chromium.Options{Executable: opts.Executable, Log: opts.Log}); err != nil {
 		return nil, stop, err
 	}
 	stops = append(stops, func() { _ = e.browser.Close() })
-	e.rt, err = runtime.Open(ctx, runtime.Options{
-		Allocator:      runtime.NewAttachAllocator(e.browser.WebSocketURL()),
-		AllowedOrigins: []string{e.fixture},
-		WorkerPath:     opts.WorkerPath,
-		WorkerArgs:     opts.WorkerArgs,
-		Log:            opts.Log,
-		LookupEnv:      func(name string) (string, bool) { return e.secret, name == secretEnv },
-		Evidence:       &runtime.EvidenceOptions{Store: e.store, RunID: "conformance", Owner: "conformance"},
+	// Every session is opened through the registry, as a host opens a task's: ownership,
+	// idle expiry, narrowing, batches and the session config are the host's, the browser
+	// work the worker's.
+	e.host, err = registry.New(registry.Options{
+		Binding: e.binding,
+		Config:  opts.Config,
+		OnEnd:   e.ends.note,
+		Session: runtime.Options{
+			Allocator:  runtime.NewAttachAllocator(e.browser.WebSocketURL()),
+			WorkerPath: opts.WorkerPath,
+			WorkerArgs: opts.WorkerArgs,
+			Log:        opts.Log,
+			LookupEnv:  func(name string) (string, bool) { return e.secret, name == secretEnv },
+			Evidence:   &runtime.EvidenceOptions{Store: e.store, RunID: "conformance", Owner: "conformance"},
+		},
 	})
+	if err != nil {
+		return nil, stop, fmt.Errorf("the session host: %w", err)
+	}
+	stops = append(stops, func() { _ = e.host.Close() })
+	// The main session hands off on nothing, whatever the config's handoffClasses: its
+	// checks visit sign-in pages on purpose (handoff-ends-batch tests handoff).
+	main, err := e.openSession(ctx, mainTask, transport.OpenSession{HandoffClasses: []string{}})
 	if err != nil {
 		return nil, stop, fmt.Errorf("the worker session could not be opened: %w", err)
 	}
-	stops = append(stops, func() { _ = e.rt.Close() })
-	e.worker = e.rt.WorkerPid()
+	e.rt, e.main = main, main.id
+	e.worker = e.host.WorkerPid(main.id)
 	return e, stop, nil
+}
+
+// bindingOf is the host's binding: the caller's, the config's, or the fixture's origin and
+// a canary of the suite's own that no session is given. It must allow the fixture.
+func (e *env) bindingOf(opts Options, stops *[]func()) ([]string, error) {
+	binding := opts.BindingOrigins
+	if binding == nil && opts.Config != nil {
+		binding = opts.Config.BindingOrigins
+	}
+	if binding == nil {
+		var srv *httptest.Server
+		e.inside, srv = fixture.NewCanaryServer()
+		e.insideURL = srv.URL
+		*stops = append(*stops, srv.Close)
+		return []string{e.fixture, srv.URL}, nil
+	}
+	b, err := policy.Parse(binding)
+	if err != nil {
+		return nil, fmt.Errorf("binding origins: %w", err)
+	}
+	if !b.AllowsOrigin(e.fixture) {
+		return nil, fmt.Errorf("binding origins %v do not allow the fixture %s", b.Origins(), e.fixture)
+	}
+	return binding, nil
 }
 
 // fixtureOrigin is the origin of the fixture at raw, or of the embedded fixture served on a

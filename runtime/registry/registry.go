@@ -5,6 +5,8 @@
 // session_expired, one closed or ended session_ended, an unknown id session_not_found. An
 // ended id is never reopened, and nothing earlier is replayed into a new context.
 // Narrowing is deny by default: a session's origins are a non-empty subset of the binding.
+// A Config (config.go: fastbrowser.json's "session" block) sets what an openSession leaves
+// out, the most it may ask for, and a bound on every call.
 //
 // The Host is a wire.Handler; wire.Serve gives each session its own lane, so
 // distinct sessions run in parallel while calls within one are serialised.
@@ -16,7 +18,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/policy"
@@ -31,6 +32,13 @@ type Options struct {
 	// Session is the template every session is opened with (the Allocator, worker, log,
 	// evidence store, …); AllowedOrigins and Redaction are the session's own.
 	Session runtime.Options
+	// Config is the session block of the host's config (config.go): what an openSession
+	// leaves out, the most it may ask for, and every call's bound. nil: the budgets' own.
+	Config *Config
+	// OnEnd, if set, is told each session's end as it happens (why: closed, task ended,
+	// expired, crashed), after its id is refused and before its context is stopped. The
+	// conformance suite waits on it for an idle expiry instead of sleeping.
+	OnEnd func(session, why string)
 }
 
 // Host is the registry of one serve's sessions.
@@ -64,6 +72,9 @@ func New(opts Options) (*Host, error) {
 	if err != nil {
 		return nil, transport.Invalid("", "bindingOrigins", "%s", err.Error())
 	}
+	if err := opts.Config.Check(); err != nil {
+		return nil, transport.Invalid("", "session."+err.(*ConfigError).Field, "%s", err.(*ConfigError).Expected)
+	}
 	return &Host{binding: b, opts: opts, sessions: map[string]*session{}}, nil
 }
 
@@ -95,6 +106,11 @@ func (h *Host) Handle(ctx context.Context, op transport.Operation, octx *transpo
 		return nil, err
 	}
 	defer h.touch(s)
+	if d := h.opts.Config.requestTimeout(); d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
 	if b, ok := op.(*transport.Batch); ok {
 		return h.batch(ctx, s, b)
 	}
@@ -120,6 +136,7 @@ func (h *Host) Close() error {
 	h.mu.Unlock()
 	var first error
 	for _, s := range live {
+		h.told(s, "closed")
 		if err := s.rt.Close(); err != nil && first == nil {
 			first = err
 		}
@@ -128,6 +145,11 @@ func (h *Host) Close() error {
 }
 
 func (h *Host) open(ctx context.Context, r *transport.OpenSession) (transport.Result, error) {
+	if len(r.AllowedOrigins) == 0 {
+		// Deny by default here too, not only in the wire's decoding: a session with no
+		// origins would be a runtime with no policy, which allows every origin.
+		return nil, transport.Invalid(transport.OpOpenSession, "request.allowedOrigins", "expected at least one origin inside the binding %v", h.binding.Origins())
+	}
 	for i, o := range r.AllowedOrigins {
 		path := "request.allowedOrigins[" + strconv.Itoa(i) + "]"
 		if o == policy.Any {
@@ -144,16 +166,21 @@ func (h *Host) open(ctx context.Context, r *transport.OpenSession) (transport.Re
 			return nil, transport.Invalid(transport.OpOpenSession, path, "origin %s is outside the binding %v", norm, h.binding.Origins())
 		}
 	}
-	if _, err := budgets.OutlineNodes().Resolve(pageTextOf(r).MaxNodes); err != nil {
-		return nil, transport.NewError(transport.OpOpenSession, transport.PhaseValidate, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted, "pageText.maxNodes: %s", err).WithPath("request.pageText.maxNodes")
+	pageText, err := h.pageTextOf(r)
+	if err != nil {
+		return nil, err
 	}
 	idle := time.Duration(r.IdleTimeoutS) * time.Second
 	if idle == 0 {
-		idle = budgets.SessionIdle().Default
+		idle = h.opts.Config.idleDefault()
 	}
-	if idle > budgets.SessionIdle().Ceiling {
+	if ceiling := h.opts.Config.idleCeiling(); idle > time.Duration(ceiling)*time.Second {
 		return nil, transport.NewError(transport.OpOpenSession, transport.PhaseValidate, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted,
-			"idleTimeoutS %d is over the ceiling of %d", r.IdleTimeoutS, int(budgets.SessionIdle().Ceiling.Seconds())).WithPath("request.idleTimeoutS")
+			"idleTimeoutS %d is over the ceiling of %d", r.IdleTimeoutS, ceiling).WithPath("request.idleTimeoutS")
+	}
+	handoff := r.HandoffClasses
+	if handoff == nil {
+		handoff = h.opts.Config.handoffDefault()
 	}
 	h.mu.Lock()
 	if h.closed {
@@ -176,8 +203,8 @@ func (h *Host) open(ctx context.Context, r *transport.OpenSession) (transport.Re
 	if err != nil {
 		return nil, err
 	}
-	s := &session{id: id, task: r.Task, rt: rt, idle: idle, handoff: map[string]bool{}, pageText: pageTextOf(r), lastUsed: time.Now(), enforceBy: rt.Enforcement(), done: make(chan struct{})}
-	for _, c := range r.HandoffClasses {
+	s := &session{id: id, task: r.Task, rt: rt, idle: idle, handoff: map[string]bool{}, pageText: pageText, lastUsed: time.Now(), enforceBy: rt.Enforcement(), done: make(chan struct{})}
+	for _, c := range handoff {
 		s.handoff[c] = true
 	}
 	h.mu.Lock()
@@ -192,11 +219,28 @@ func (h *Host) open(ctx context.Context, r *transport.OpenSession) (transport.Re
 	return &transport.OpenSessionResult{Session: id, Task: r.Task, AllowedOrigins: r.AllowedOrigins, IdleTimeoutS: int(idle.Seconds()), Enforcement: s.enforceBy}, nil
 }
 
-func pageTextOf(r *transport.OpenSession) transport.PageTextBudgets {
+// pageTextOf is the session's page_text budgets: the request's, each field it leaves out
+// the config's, and none over the config's ceilings (budget_exceeded, never clamped).
+func (h *Host) pageTextOf(r *transport.OpenSession) (transport.PageTextBudgets, error) {
+	out := h.opts.Config.pageTextDefault()
 	if r.PageText == nil {
-		return transport.PageTextBudgets{}
+		return out, nil
 	}
-	return *r.PageText
+	ceil := h.opts.Config.pageTextCeilings()
+	for _, f := range []struct {
+		name    string
+		dst     *int
+		v, ceil int
+	}{{"maxNodes", &out.MaxNodes, r.PageText.MaxNodes, ceil.MaxNodes}, {"maxDepth", &out.MaxDepth, r.PageText.MaxDepth, ceil.MaxDepth}, {"maxTextChars", &out.MaxTextChars, r.PageText.MaxTextChars, ceil.MaxTextChars}} {
+		switch {
+		case f.v < 0 || f.v > f.ceil:
+			return out, transport.NewError(transport.OpOpenSession, transport.PhaseValidate, transport.CodeBudgetExceeded, transport.RetryNever, transport.NotAttempted,
+				"pageText.%s %d: expected 0 to %d (the host's ceiling)", f.name, f.v, f.ceil).WithPath("request.pageText." + f.name)
+		case f.v > 0:
+			*f.dst = f.v
+		}
+	}
+	return out, nil
 }
 
 // owned is the live session the frame names, if the frame's task owns it.
@@ -265,6 +309,7 @@ func (h *Host) expireWhenIdle(s *session) {
 		}
 		s.markEnded("expired")
 		h.mu.Unlock()
+		h.told(s, "expired")
 		_ = s.rt.Close()
 		return
 	}
@@ -313,7 +358,15 @@ func (h *Host) end(s *session, why string) {
 	}
 	s.markEnded(why)
 	h.mu.Unlock()
+	h.told(s, why)
 	_ = s.rt.Close()
+}
+
+// told tells Options.OnEnd that s ended.
+func (h *Host) told(s *session, why string) {
+	if h.opts.OnEnd != nil {
+		h.opts.OnEnd(s.id, why)
+	}
 }
 
 // noteCrash ends a session whose worker or browser died.
@@ -335,3 +388,18 @@ func (s *session) applyPageText(ob *transport.Observe) {
 		ob.MaxTextChars = s.pageText.MaxTextChars
 	}
 }
+
+// WorkerPid is the pid of the worker serving a session (0 when there is no such session),
+// for a caller that checks processes are gone after the session ends (the conformance
+// suite's no-process-left).
+func (h *Host) WorkerPid(session string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if s, ok := h.sessions[session]; ok {
+		return s.rt.WorkerPid()
+	}
+	return 0
+}
+
+// BindingIsAny reports whether the host's binding is "*".
+func (h *Host) BindingIsAny() bool { return h.binding.IsAny() }

@@ -2,6 +2,13 @@
 // ("*" or a non-empty list of exact origins and domain entries), narrowing, the check every
 // navigation URL passes before it is dispatched. The runtime and the worker both use it; it imports nothing
 // of ours (transport.PolicyRefusal says how a refusal reads as a protocol error).
+//
+// It is browser-free: a host that owns its own browser and egress wall can link it alone to
+// parse origins (Parse, NormalizeOrigin), narrow a task's origins inside a binding (Narrow:
+// deny by default, never wider) and classify each navigation, redirect or subresource URL
+// (CheckURL: allowed, or a *DeniedError the host reports as egress_denied). Its whole import
+// graph is the standard library, budgets, textclip and golang.org/x/net's IDNA and
+// public-suffix tables (TestPolicyIsBrowserFree).
 package policy
 
 import (

@@ -2,8 +2,10 @@
 // it runs a real worker and rewrites its answers, so the suite can be shown to fail naming
 // the right check. Usage: brokenworker MODE WORKER ARGS... (the runtime appends its flags).
 //
-//	leak-receipt   puts the text typed by each act into its receipt's name
-//	ignore-denial  answers a navigate refused by the origin policy as if it had succeeded
+//	leak-receipt       puts the text typed by each act into its receipt's name
+//	ignore-denial      answers a navigate refused by the origin policy as if it had succeeded
+//	misclassify-login  reports a login page's class as normal (no handoff is ever seen)
+//	ignore-budgets     drops observe's maxNodes, maxDepth and maxTextChars before the worker sees them
 package main
 
 import (
@@ -17,8 +19,8 @@ import (
 )
 
 func main() {
-	if len(os.Args) < 3 || (os.Args[1] != "leak-receipt" && os.Args[1] != "ignore-denial") {
-		fmt.Fprintln(os.Stderr, "usage: brokenworker leak-receipt|ignore-denial WORKER ARGS...")
+	if len(os.Args) < 3 || !modes[os.Args[1]] {
+		fmt.Fprintln(os.Stderr, "usage: brokenworker leak-receipt|ignore-denial|misclassify-login|ignore-budgets WORKER ARGS...")
 		os.Exit(2)
 	}
 	mode := os.Args[1]
@@ -43,6 +45,8 @@ func main() {
 	p.rewrite(out, os.Stdout)
 	_ = cmd.Wait()
 }
+
+var modes = map[string]bool{"leak-receipt": true, "ignore-denial": true, "misclassify-login": true, "ignore-budgets": true}
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "brokenworker:", err)
@@ -72,12 +76,16 @@ func (p *proxy) forward(r io.Reader, w io.Writer) {
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
 		var q request
-		if json.Unmarshal(sc.Bytes(), &q) == nil && q.ID != "" {
+		line := sc.Bytes()
+		if json.Unmarshal(line, &q) == nil && q.ID != "" {
 			p.mu.Lock()
 			p.requests[q.ID] = q
 			p.mu.Unlock()
+			if p.mode == "ignore-budgets" && q.Op == "observe" {
+				line = withoutBudgets(line)
+			}
 		}
-		if _, err := w.Write(append(sc.Bytes(), '\n')); err != nil {
+		if _, err := w.Write(append(line, '\n')); err != nil {
 			return
 		}
 	}
@@ -125,9 +133,29 @@ func (p *proxy) broken(frame map[string]any) ([]byte, bool) {
 		delete(frame, "error")
 		delete(frame, "posture")
 		frame["result"] = map[string]any{"tab": p.lastTab, "url": q.Request.URL, "title": "", "status": 200, "documentId": "forged"}
+	case p.mode == "misclassify-login" && q.Op == "observe" && res != nil && res["pageClass"] == "login":
+		res["pageClass"] = "normal"
 	default:
 		return nil, false
 	}
 	b, err := json.Marshal(frame)
 	return b, err == nil
+}
+
+// withoutBudgets is an observe request frame with its page_text budgets removed.
+func withoutBudgets(line []byte) []byte {
+	var frame map[string]any
+	if json.Unmarshal(line, &frame) != nil {
+		return line
+	}
+	if req, ok := frame["request"].(map[string]any); ok {
+		delete(req, "maxNodes")
+		delete(req, "maxDepth")
+		delete(req, "maxTextChars")
+	}
+	b, err := json.Marshal(frame)
+	if err != nil {
+		return line
+	}
+	return b
 }
