@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/runtime/internal/egressproxy"
@@ -144,6 +145,12 @@ type Runtime struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	// tasks are the hosted tasks (tasklife.go), made on first use; clock is their leases'
+	// (nil: time.Now; a test's own).
+	tasks      hostedTasks
+	hostedOnce sync.Once
+	clock      func() time.Time
 }
 
 // Open takes a browser from opts.Allocator (or launches or attaches one of its own) and
@@ -323,6 +330,9 @@ func (r *Runtime) WorkerPid() int { return r.worker.Pid() }
 // Handle lets a Runtime serve protocol v1 (see wire.Serve). Serve validated the request
 // when it decoded the frame, so it is not validated again.
 func (r *Runtime) Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
+	if err := r.refuseWhileHosted(op); err != nil {
+		return nil, err
+	}
 	return r.call(ctx, op, octx)
 }
 
@@ -335,6 +345,9 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 	}
 	if transport.SpecOf(op).Host {
 		return nil, transport.Invalid(op.OpName(), "op", "%s is the multi-session host's: start `fastbrowser serve --binding-origin ORIGIN …`", op.OpName())
+	}
+	if err := r.refuseWhileHosted(op); err != nil {
+		return nil, err
 	}
 	return r.call(ctx, op, octx)
 }
@@ -440,6 +453,7 @@ func (r *Runtime) toHandles(res transport.Result) {
 // (when owned) is stopped and its profile removed. Idempotent; waits for teardown.
 func (r *Runtime) Close() error {
 	r.closeOnce.Do(func() {
+		r.stopHosted() // before the worker goes: a loop's last call is answered, not cut
 		var errs []error
 		if r.worker != nil {
 			errs = append(errs, r.worker.Close())
