@@ -103,6 +103,9 @@ type Options struct {
 	// died (a call failed browser_crashed). The session's Allocator hears of it too: an
 	// attached browser that is gone refuses later sessions at once.
 	OnBrowserCrash func()
+	// HandoffClasses are the page classes a person must handle (a multi-session host's
+	// openSession): a hosted task on such a page is stopped with handoff_required.
+	HandoffClasses []string
 }
 
 // EdgeProxyOff is the Options.EdgeProxy value that turns the egress proxy off.
@@ -151,6 +154,7 @@ type Runtime struct {
 	tasks      hostedTasks
 	hostedOnce sync.Once
 	clock      func() time.Time
+	handoff    map[string]bool // Options.HandoffClasses
 }
 
 // Open takes a browser from opts.Allocator (or launches or attaches one of its own) and
@@ -189,6 +193,10 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 		evidence: opts.Evidence, secrets: opts.Secrets, crash: crashNotice{notify: opts.OnBrowserCrash}}
 	if r.secrets == nil {
 		r.secrets = secrets.New()
+	}
+	r.handoff = map[string]bool{}
+	for _, c := range opts.HandoffClasses {
+		r.handoff[c] = true
 	}
 	if opts.Model != nil {
 		lookup := opts.LookupEnv

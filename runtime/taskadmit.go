@@ -36,7 +36,32 @@ func (t *taskRun) admit(ctx context.Context, what admission, turn int) (context.
 	if t.host == nil {
 		return ctx, func(err error) error { return err }, nil
 	}
+	if err := t.sample(ctx); err != nil {
+		return ctx, nil, err
+	}
 	return t.host.admit(ctx, what, turn, t.page, t.mutation)
+}
+
+// sample stops a hosted task whose page a person must handle (a handoff class) or whose tab
+// left the document the task last observed without the task (a navigation it did not make:
+// its own are observed by its settlement). The document is read with a wait for a load
+// state it already has, which answers at once.
+func (t *taskRun) sample(ctx context.Context) error {
+	if t.page == nil {
+		return nil
+	}
+	if t.r.handoff[t.page.PageClass] {
+		t.host.halt(transport.StopHandoff, stopped(transport.CodeHandoffRequired, "the page is classed "+t.page.PageClass+", a handoff class of this session: a person must take over; the task stopped and the session stays its host's"))
+		return nil // admit reports the stop
+	}
+	res, err := t.r.call(withoutEvidence(ctx), &transport.Wait{Tab: t.tab, LoadState: transport.LoadStateDOMContentLoaded}, t.octx)
+	if err != nil {
+		return asTask(err, t.mutation)
+	}
+	if w, ok := res.(*transport.WaitResult); ok && w.DocumentID != t.page.DocumentID {
+		t.host.halt(transport.StopNavigation, stopped(transport.CodeCancelled, "the tab left the document the task observed without the task acting (a navigation it did not make); the task stopped and the session stays its host's"))
+	}
+	return nil
 }
 
 // admit is the hosted task's admission: the sticky stop first, then the lease and the facts
@@ -45,7 +70,9 @@ func (h *hostedTask) admit(ctx context.Context, what admission, turn int, page *
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.stop == nil {
-		h.stop = h.stale(page, mut)
+		if h.stop = h.stale(page, mut); h.stop != nil {
+			h.stoppedBy = transport.StopStale
+		}
 	}
 	if h.stop != nil {
 		return ctx, nil, asTask(h.stop, mut)

@@ -42,12 +42,14 @@ type hostedTask struct {
 
 	mu             sync.Mutex
 	stop           error              // sticky: why the task admits nothing more
+	stoppedBy      string             // transport.Stop…: who or what stopped it
 	pending        string             // what is in flight ("" : nothing)
 	cancelCall     context.CancelFunc // the model call in flight's
 	renewed        time.Time          // the lease's start: beginTask, then each refresh
 	facts          transport.TaskFacts
 	accountChanged bool
 	sealed         *transport.FinishTaskResult
+	over           chan struct{} // closed when the loop settled
 }
 
 // now is the runtime's clock for leases (a test may replace it).
@@ -77,11 +79,25 @@ func (r *Runtime) beginTask(ctx context.Context, req *transport.BeginTask, octx 
 		}
 	}
 	ht.next++
-	h := &hostedTask{r: r, id: "k" + strconv.Itoa(ht.next), events: transport.EventsOf(ctx), lease: time.Duration(req.LeaseMs) * time.Millisecond, renewed: r.now()}
+	h := &hostedTask{r: r, id: "k" + strconv.Itoa(ht.next), events: transport.EventsOf(ctx), lease: time.Duration(req.LeaseMs) * time.Millisecond, renewed: r.now(), over: make(chan struct{})}
 	t.host = h
 	ht.byID[h.id] = h
 	// The loop outlives this request: its own budget bounds it, and the session's close ends it.
 	loop, cancel := context.WithTimeout(ht.ctx, transport.TaskBudget(&req.Task))
+	if r.launched != nil && r.ownAlloc {
+		// The browser is this session's alone: whoever attaches to it through its endpoint
+		// from now on is a person (or a program) who can act in it, so the task stops.
+		attach := r.launched.NextAttach()
+		ht.loops.Add(1)
+		go func() {
+			defer ht.loops.Done()
+			select {
+			case <-attach:
+				h.halt(transport.StopPerson, stopped(transport.CodeCancelled, "a person attached to the session's browser; the task stopped and the session stays its host's"))
+			case <-h.over:
+			}
+		}()
+	}
 	ht.loops.Add(1)
 	go func() {
 		defer ht.loops.Done()
@@ -111,8 +127,7 @@ func (r *Runtime) cancelTask(_ context.Context, req *transport.CancelTask, _ *tr
 	if err != nil {
 		return nil, err
 	}
-	return &transport.CancelTaskResult{Task: h.id, Cancelled: h.halt(transport.NewError(transport.OpTask, transport.PhaseDispatch, transport.CodeCancelled, transport.RetryNever, transport.NotAttempted,
-		"the host cancelled the task"))}, nil
+	return &transport.CancelTaskResult{Task: h.id, Cancelled: h.halt(transport.StopHost, stopped(transport.CodeCancelled, "the host cancelled the task"))}, nil
 }
 
 func (r *Runtime) finishTask(_ context.Context, req *transport.FinishTask, _ *transport.OperationContext) (transport.Result, error) {
@@ -137,15 +152,16 @@ func (r *Runtime) finishTask(_ context.Context, req *transport.FinishTask, _ *tr
 	return sealed, nil
 }
 
-// halt stops the task for good with why: nothing more is admitted, and a model call in
-// flight is cancelled. False when the task had already settled or stopped.
-func (h *hostedTask) halt(why error) bool {
+// halt stops the task for good with why (by, a transport.Stop… reason): nothing more is
+// admitted, and a model call in flight is cancelled. False when the task had already
+// settled or stopped.
+func (h *hostedTask) halt(by string, why error) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.stop != nil || h.sealed != nil {
 		return false
 	}
-	h.stop = why
+	h.stop, h.stoppedBy = why, by
 	if h.cancelCall != nil {
 		h.cancelCall()
 	}
@@ -172,9 +188,13 @@ func (h *hostedTask) seal(t *taskRun, res *transport.TaskResult, err error) {
 		s.Result = tr
 	}
 	h.mu.Lock()
+	if err != nil {
+		s.StoppedBy = h.stoppedBy
+	}
 	h.sealed = s
 	h.mu.Unlock()
-	e := transport.TaskEvent{Task: h.id, Kind: transport.EventSettled, Settlement: s.Settlement}
+	close(h.over)
+	e := transport.TaskEvent{Task: h.id, Kind: transport.EventSettled, Settlement: s.Settlement, StoppedBy: s.StoppedBy}
 	if s.Error != nil {
 		e.Code = s.Error.Code
 	}
@@ -261,7 +281,7 @@ func (r *Runtime) stopHosted() {
 	ht := r.hosted()
 	ht.mu.Lock()
 	for _, h := range ht.byID {
-		h.halt(transport.NewError(transport.OpTask, transport.PhaseDispatch, transport.CodeSessionEnded, transport.RetryNever, transport.NotAttempted, "the session closed"))
+		h.halt(transport.StopSession, stopped(transport.CodeSessionEnded, "the session closed"))
 	}
 	ht.mu.Unlock()
 	ht.stop()
@@ -273,4 +293,9 @@ func renamed(op string, err error) error {
 	oe := *transport.AsOperationError(op, err)
 	oe.Operation = op
 	return &oe
+}
+
+// stopped is the error a stopped task ends with (its mutationState is the task's: asTask).
+func stopped(code transport.Code, msg string) error {
+	return transport.NewError(transport.OpTask, transport.PhaseDispatch, code, transport.RetryNever, transport.NotAttempted, "%s", msg)
 }

@@ -82,6 +82,16 @@ func (h *hostedSession) finish(t *testing.T, id string) *transport.FinishTaskRes
 	return res.(*transport.FinishTaskResult)
 }
 
+// within waits for ch within a task's budget (every wait of these tests is one task's).
+func within(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(budgets.Task().Ceiling + budgets.ClientMargin):
+		t.Fatalf("no %s within the task budget", what)
+	}
+}
+
 func codeOf(err error) transport.Code { return transport.AsOperationError("", err).Code }
 
 // TestHostedTaskEventsThenFinish: begin answers at once; while a model call is held in
@@ -97,7 +107,7 @@ func TestHostedTaskEventsThenFinish(t *testing.T) {
 		modeltest.Step{Tool: "act", Args: map[string]string{"action": "click", "ref": signIn}},
 	)
 	id := h.begin(t, transport.BeginTask{Task: taskOf("Sign in as alice")})
-	<-hold.Arrived()
+	within(t, hold.Arrived(), "the model call")
 	_, err := h.call(&transport.FinishTask{Task: id})
 	if codeOf(err) != transport.CodeTaskBusy || !strings.Contains(err.Error(), "a model call (turn 1)") {
 		t.Errorf("finishTask during a model call: %v, want task_busy naming the model call", err)
@@ -154,12 +164,12 @@ func TestHostedTaskCancelDuringModelCall(t *testing.T) {
 		modeltest.Step{Tool: "act", Args: map[string]string{"action": "type", "ref": user, "text": "bob"}},
 	)
 	id := h.begin(t, transport.BeginTask{Task: taskOf("Sign in as alice")})
-	<-hold.Arrived()
+	within(t, hold.Arrived(), "the model call")
 	res, err := h.call(&transport.CancelTask{Task: id})
 	if err != nil || !res.(*transport.CancelTaskResult).Cancelled {
 		t.Fatalf("cancelTask: %+v, %v", res, err)
 	}
-	<-hold.Abandoned() // the call itself was cancelled, not left to finish
+	within(t, hold.Abandoned(), "the model call's cancellation") // the call itself, not left to finish
 	events := h.settled(t)
 	if e := events[len(events)-1]; e.Settlement != transport.SettlementIncomplete || e.Code != transport.CodeCancelled {
 		t.Errorf("settled %+v, want incomplete, cancelled", e)
@@ -195,7 +205,7 @@ func TestHostedTaskLeaseExpires(t *testing.T) {
 				modeltest.Step{Tool: "locate", Args: map[string]string{"instruction": "Username", "action": "type"}},
 			)
 			id := h.begin(t, transport.BeginTask{Task: taskOf("Sign in as alice"), LeaseMs: int(budgets.TaskLease.Milliseconds())})
-			<-hold.Arrived()
+			within(t, hold.Arrived(), "the model call")
 			switch how {
 			case "expired":
 				mu.Lock()

@@ -102,7 +102,21 @@ type FinishTaskResult struct {
 	Actions    []TaskAction    `json:"actions"`
 	Result     *TaskResult     `json:"result,omitempty"`
 	Error      *OperationError `json:"error,omitempty"`
+	// StoppedBy is why an incomplete task was stopped before it ended on its own ("" when
+	// it was not): one of the Stop… reasons.
+	StoppedBy string `json:"stoppedBy,omitempty"`
 }
+
+// Why a hosted task was stopped (FinishTaskResult.StoppedBy, a settled event's). Each
+// stops it as a cancel does; none revokes the session from its task.
+const (
+	StopHost       = "host"       // cancelTask (code cancelled)
+	StopPerson     = "person"     // a person attached to the session's browser (cancelled)
+	StopHandoff    = "handoff"    // the page is of a handoff class (handoff_required)
+	StopNavigation = "navigation" // the tab left its document without the task (cancelled)
+	StopStale      = "stale"      // the lease or a fact went stale (task_stale)
+	StopSession    = "session"    // the session closed (session_ended)
+)
 
 // Event kinds: a model turn ended, a dispatched action was accounted, the task settled.
 const (
@@ -121,6 +135,7 @@ type TaskEvent struct {
 	// ended an incomplete task.
 	Settlement string `json:"settlement,omitempty"`
 	Code       Code   `json:"code,omitempty"`
+	StoppedBy  string `json:"stoppedBy,omitempty"`
 }
 
 // EventFrame: {"v":1,"event":{"task":"k1","kind":"turn","turn":{…}}}, written by a server
