@@ -176,6 +176,14 @@ func (h *hostedTask) settled() bool {
 
 // seal keeps the loop's end as the task's sealed accounting and says it settled.
 func (h *hostedTask) seal(t *taskRun, res *transport.TaskResult, err error) {
+	h.mu.Lock()
+	stop := h.stop
+	h.mu.Unlock()
+	if err == nil && stop != nil {
+		// Stopped while its last action was in flight: the action is accounted with its real
+		// outcome, but the task did not complete under its host; it settles incomplete.
+		err = asTask(stop, t.mutation)
+	}
 	out, err := t.outcome(res, err)
 	s := &transport.FinishTaskResult{Task: h.id, Settlement: transport.SettlementComplete, Turns: t.turns, Actions: t.scrubbedActions()}
 	if s.Actions == nil {
