@@ -47,8 +47,8 @@ func (t *taskRun) admit(ctx context.Context, what admission, turn int) (context.
 // its own are observed by its settlement). The document is read with a wait for a load
 // state it already has, which answers at once.
 func (t *taskRun) sample(ctx context.Context) error {
-	if t.page == nil {
-		return nil
+	if t.page == nil || t.host.stopped() {
+		return nil // nothing to compare, or admit refuses anyway: no call to the page for it
 	}
 	if t.r.handoff[t.page.PageClass] {
 		t.host.halt(transport.StopHandoff, stopped(transport.CodeHandoffRequired, "the page is classed "+t.page.PageClass+", a handoff class of this session: a person must take over; the task stopped and the session stays its host's"))
@@ -133,4 +133,11 @@ func originOf(raw string) string {
 		return ""
 	}
 	return u.Scheme + "://" + u.Host
+}
+
+// stopped says whether the task admits nothing more.
+func (h *hostedTask) stopped() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.stop != nil
 }
