@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -247,4 +248,66 @@ func TestBeginTaskRefusals(t *testing.T) {
 			t.Errorf("%+v: %v, want invalid at %s", tc.req, err, tc.path)
 		}
 	}
+}
+
+// TestHostedTaskRefreshes: a refresh renews the lease (a task past its first lease but
+// refreshed with true facts completes), and an account label that changes between
+// refreshes stops it with task_stale.
+func TestHostedTaskRefreshes(t *testing.T) {
+	for _, how := range []string{"renewed", "account"} {
+		t.Run(how, func(t *testing.T) {
+			h := openHosted(t)
+			var mu sync.Mutex
+			now := time.Unix(1_800_000_000, 0)
+			h.rt.SetClockForTest(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
+			user, signIn := refFor(t, h.rt, "textbox", "Username"), refFor(t, h.rt, "button", "Sign in")
+			page, err := transport.Dispatch(bg, h.rt, transport.Observe{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			hold := modeltest.NewHold()
+			h.srv.Script(
+				modeltest.Step{Tool: "act", Args: map[string]string{"action": "type", "ref": user, "text": "alice"}, Hold: hold},
+				modeltest.Step{Tool: "act", Args: map[string]string{"action": "click", "ref": signIn}},
+			)
+			id := h.begin(t, transport.BeginTask{Task: taskOf("Sign in as alice"), LeaseMs: int(budgets.TaskLease.Milliseconds())})
+			facts := transport.TaskFacts{Account: "acct-1", Origin: originOf(t, page.URL), Document: page.DocumentID}
+			if _, err := h.call(&transport.RefreshTask{Task: id, Facts: facts}); err != nil {
+				t.Fatal(err)
+			}
+			within(t, hold.Arrived(), "the model call")
+			mu.Lock()
+			now = now.Add(budgets.TaskLease + time.Second) // the first lease is over
+			mu.Unlock()
+			if how == "account" {
+				facts.Account = "acct-2"
+			}
+			res, err := h.call(&transport.RefreshTask{Task: id, Facts: facts})
+			if err != nil || res.(*transport.RefreshTaskResult).LeaseMs != budgets.TaskLease.Milliseconds() {
+				t.Fatalf("refreshTask: %+v, %v", res, err)
+			}
+			hold.Release()
+			h.settled(t)
+			sealed := h.finish(t, id)
+			switch how {
+			case "renewed":
+				if sealed.Settlement != transport.SettlementComplete || len(h.srv.Requests()) != 2 {
+					t.Errorf("sealed %+v after %d model calls: want complete after 2", sealed, len(h.srv.Requests()))
+				}
+			case "account":
+				if sealed.Error == nil || sealed.Error.Code != transport.CodeTaskStale || len(sealed.Actions) != 0 || len(h.srv.Requests()) != 1 {
+					t.Errorf("sealed %+v after %d model calls: want task_stale before the first action", sealed, len(h.srv.Requests()))
+				}
+			}
+		})
+	}
+}
+
+func originOf(t *testing.T, raw string) string {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Scheme + "://" + u.Host
 }
