@@ -48,4 +48,10 @@ const (
 	// ModelConnect bounds reaching a model endpoint (TCP and TLS); the whole call is bounded
 	// by what is left of the task.
 	ModelConnect = 5 * time.Second
+	// TaskLease is how long a host's refreshTask keeps a hosted task fresh: past it, the
+	// task admits no model call and no action (task_stale). A beginTask's leaseMs may
+	// shorten it, never lengthen it.
+	TaskLease = 30 * time.Second
+	// HostedTasks bounds the tasks one session holds from beginTask until finishTask.
+	HostedTasks = 16
 )

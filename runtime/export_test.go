@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"time"
 
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 )
@@ -10,3 +11,6 @@ import (
 func (a *Allocator) AcquireForTest(ctx context.Context, onRelaunch func(Relaunch)) (string, *chromium.Browser, error) {
 	return a.acquire(ctx, onRelaunch)
 }
+
+// SetClockForTest gives the session's hosted-task leases a clock the test controls.
+func (r *Runtime) SetClockForTest(clock func() time.Time) { r.clock = clock }

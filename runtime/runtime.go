@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fastbrowser/fastbrowser/runtime/chromium"
 	"github.com/fastbrowser/fastbrowser/runtime/internal/egressproxy"
@@ -102,6 +103,9 @@ type Options struct {
 	// died (a call failed browser_crashed). The session's Allocator hears of it too: an
 	// attached browser that is gone refuses later sessions at once.
 	OnBrowserCrash func()
+	// HandoffClasses are the page classes a person must handle (a multi-session host's
+	// openSession): a hosted task on such a page is stopped with handoff_required.
+	HandoffClasses []string
 }
 
 // EdgeProxyOff is the Options.EdgeProxy value that turns the egress proxy off.
@@ -144,6 +148,13 @@ type Runtime struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	// tasks are the hosted tasks (tasklife.go), made on first use; clock is their leases'
+	// (nil: time.Now; a test's own).
+	tasks      hostedTasks
+	hostedOnce sync.Once
+	clock      func() time.Time
+	handoff    map[string]bool // Options.HandoffClasses
 }
 
 // Open takes a browser from opts.Allocator (or launches or attaches one of its own) and
@@ -182,6 +193,10 @@ func Open(ctx context.Context, opts Options) (_ *Runtime, err error) {
 		evidence: opts.Evidence, secrets: opts.Secrets, crash: crashNotice{notify: opts.OnBrowserCrash}}
 	if r.secrets == nil {
 		r.secrets = secrets.New()
+	}
+	r.handoff = map[string]bool{}
+	for _, c := range opts.HandoffClasses {
+		r.handoff[c] = true
 	}
 	if opts.Model != nil {
 		lookup := opts.LookupEnv
@@ -323,6 +338,9 @@ func (r *Runtime) WorkerPid() int { return r.worker.Pid() }
 // Handle lets a Runtime serve protocol v1 (see wire.Serve). Serve validated the request
 // when it decoded the frame, so it is not validated again.
 func (r *Runtime) Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
+	if err := r.refuseWhileHosted(op); err != nil {
+		return nil, err
+	}
 	return r.call(ctx, op, octx)
 }
 
@@ -335,6 +353,9 @@ func (r *Runtime) Call(ctx context.Context, op transport.Operation, octx *transp
 	}
 	if transport.SpecOf(op).Host {
 		return nil, transport.Invalid(op.OpName(), "op", "%s is the multi-session host's: start `fastbrowser serve --binding-origin ORIGIN …`", op.OpName())
+	}
+	if err := r.refuseWhileHosted(op); err != nil {
+		return nil, err
 	}
 	return r.call(ctx, op, octx)
 }
@@ -440,6 +461,7 @@ func (r *Runtime) toHandles(res transport.Result) {
 // (when owned) is stopped and its profile removed. Idempotent; waits for teardown.
 func (r *Runtime) Close() error {
 	r.closeOnce.Do(func() {
+		r.stopHosted() // before the worker goes: a loop's last call is answered, not cut
 		var errs []error
 		if r.worker != nil {
 			errs = append(errs, r.worker.Close())

@@ -25,6 +25,17 @@ var _ = answers((*Runtime).runTask)
 // assert goes through call, under the task's context, so the origin policy, tab handles and
 // scrubbing are exactly an ordinary call's.
 func (r *Runtime) runTask(ctx context.Context, req *transport.Task, octx *transport.OperationContext) (transport.Result, error) {
+	t, err := r.newTaskRun(req, octx)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, transport.TaskBudget(req))
+	defer cancel()
+	return t.outcome(t.run(ctx))
+}
+
+// newTaskRun checks what a task may be asked before any model call and makes its state.
+func (r *Runtime) newTaskRun(req *transport.Task, octx *transport.OperationContext) (*taskRun, error) {
 	if r.model == nil {
 		return nil, modelRequired(transport.OpTask)
 	}
@@ -37,8 +48,6 @@ func (r *Runtime) runTask(ctx context.Context, req *transport.Task, octx *transp
 	if r.secrets.Scrub(req.Goal) != req.Goal {
 		return nil, transport.Invalid(transport.OpTask, "request.goal", "the goal holds a secret's value; a model never sees one")
 	}
-	ctx, cancel := context.WithTimeout(ctx, transport.TaskBudget(req))
-	defer cancel()
 	t := &taskRun{r: r, req: req, octx: octx, tab: req.Tab, maxTurns: req.MaxTurns, maxActions: req.MaxActions, vars: vars}
 	if req.Allow != nil {
 		t.allow = *req.Allow
@@ -52,13 +61,18 @@ func (r *Runtime) runTask(ctx context.Context, req *transport.Task, octx *transp
 	if t.maxActions == 0 {
 		t.maxActions = budgets.TaskActions
 	}
-	res, err := t.run(ctx)
+	return t, nil
+}
+
+// outcome is what the task's caller gets for what its loop returned: the result scrubbed,
+// or the failure with the accounting so far.
+func (t *taskRun) outcome(res *transport.TaskResult, err error) (transport.Result, error) {
 	if err != nil {
 		return nil, t.failed(err)
 	}
 	// The actions name elements by the page's text: scrubbed like any result (call scrubs the
 	// worker's results only, and the task's is the runtime's own).
-	clean, err := r.scrubResult(req, res)
+	clean, err := t.r.scrubResult(t.req, res)
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +102,9 @@ type taskRun struct {
 	allow                transport.TaskAllow // what the host enabled beyond the snapshot-verifiable actions
 	vars                 map[string]taskVar  // the request's variables, resolved (taskvars.go)
 	combined             *combinedTask       // a combined task's extraction (taskcombined.go); nil for a plain task
+	// host is the task's owner when a host began it (beginTask): it admits every model call
+	// and action (taskadmit.go) and hears every receipt. nil for a blocking task.
+	host *hostedTask
 
 	page     *transport.ObserveResult // the latest observation
 	history  []model.Message          // the tool calls so far and what they returned
@@ -114,7 +131,7 @@ func (t *taskRun) run(ctx context.Context) (*transport.TaskResult, error) {
 	}
 	for turn := 1; ; turn++ {
 		if turn > t.maxTurns {
-			t.turns = append(t.turns, transport.TurnReceipt{Turn: turn, Outcome: string(transport.CodeBudgetExceeded)})
+			t.turnEnded(transport.TurnReceipt{Turn: turn, Outcome: string(transport.CodeBudgetExceeded)})
 			return nil, transport.NewError(transport.OpTask, transport.PhasePolicy, transport.CodeBudgetExceeded, transport.RetryNever, t.mutation,
 				"turn %d refused: the task's %d turns are spent and its postcondition has not held", turn, t.maxTurns)
 		}
@@ -122,7 +139,7 @@ func (t *taskRun) run(ctx context.Context) (*transport.TaskResult, error) {
 		t.observeMs = 0
 		call, err := t.ask(ctx, &rc)
 		if err != nil {
-			t.turns = append(t.turns, ended(rc, err))
+			t.turnEnded(ended(rc, err))
 			return nil, err
 		}
 		var done bool
@@ -131,7 +148,7 @@ func (t *taskRun) run(ctx context.Context) (*transport.TaskResult, error) {
 		} else {
 			done, err = t.handle(ctx, call, &rc)
 		}
-		t.turns = append(t.turns, ended(rc, err))
+		t.turnEnded(ended(rc, err))
 		if err != nil {
 			return nil, err
 		}
@@ -144,8 +161,13 @@ func (t *taskRun) run(ctx context.Context) (*transport.TaskResult, error) {
 // ask makes one model call and returns its one tool call: no call at all is the model's
 // "done"; more than one is refused (one tool per turn, one action per act turn).
 func (t *taskRun) ask(ctx context.Context, rc *transport.TurnReceipt) (model.ToolCall, error) {
+	mctx, release, err := t.admit(ctx, admitModel, rc.Turn)
+	if err != nil {
+		return model.ToolCall{}, err
+	}
 	start := time.Now()
-	reply, err := t.r.model.Complete(ctx, t.request())
+	reply, err := t.r.model.Complete(mctx, t.request())
+	err = release(err)
 	rc.ModelMs = time.Since(start).Milliseconds()
 	rc.InputTokens, rc.OutputTokens = reply.InputTokens, reply.OutputTokens
 	if err != nil {

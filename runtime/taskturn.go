@@ -121,6 +121,11 @@ func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.Tu
 	}
 	before := t.page
 	action := proposed(rc.Turn, a, op, node)
+	_, release, err := t.admit(ctx, admitAction, rc.Turn)
+	if err != nil {
+		return false, err
+	}
+	defer release(nil) // the action is in flight until it is reconciled below
 	start := time.Now()
 	res, err := t.r.call(ctx, op, t.octx)
 	rc.ActionMs = time.Since(start).Milliseconds()
@@ -169,6 +174,7 @@ func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.Tu
 func (t *taskRun) record(action transport.TaskAction, a actArgs) {
 	t.account(&action, a.Option)
 	t.actions = append(t.actions, action)
+	t.host.actionEvent(action)
 }
 
 // proposed is the accounting of the action op about to be dispatched, as the outline named

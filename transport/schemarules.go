@@ -15,7 +15,7 @@ var typeRules = map[reflect.Type]func() *schemaNode{
 		CodeElementNotActionable, CodeAssertionFailed, CodePostconditionFailed, CodeNavigationFailed, CodeTLSFailed,
 		CodePageRefused, CodeHandoffRequired, CodeRedactionNotProven, CodeArtifactTooLarge, CodeWorkerCrashed,
 		CodeProtocolError, CodeLaunchFailed, CodeBrowserCrashed, CodeSessionExpired, CodeSessionEnded,
-		CodeSessionNotOwned, CodeSessionBusy, CodeSessionNotFound, CodeModelRequired, CodeModelFailed, CodeTaskRefused, CodeFixtureNotReady,
+		CodeSessionNotOwned, CodeSessionBusy, CodeSessionNotFound, CodeModelRequired, CodeModelFailed, CodeTaskRefused, CodeTaskBusy, CodeTaskStale, CodeTaskNotFound, CodeFixtureNotReady,
 		CodeFixturePortInUse, CodeHookFailed, CodeCancelled, CodeInternal),
 	reflect.TypeFor[Phase](): enumRule(PhaseValidate, PhasePolicy, PhaseDispatch, PhaseExecute, PhaseVerify,
 		PhaseEvidence, PhaseTeardown),

@@ -53,6 +53,10 @@ func (b *Browser) WebSocketURL() string {
 	return url
 }
 
+// NextAttach is closed when a client next attaches through WebSocketURL's endpoint (a
+// person or a program on purpose; cdpgate.Gate.NextAttach).
+func (b *Browser) NextAttach() <-chan struct{} { return b.gate.NextAttach() }
+
 // Product is the browser's product string, "Chrome/156.0.8078.73".
 func (b *Browser) Product() string { return b.product }
 

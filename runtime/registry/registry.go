@@ -199,6 +199,7 @@ func (h *Host) open(ctx context.Context, r *transport.OpenSession) (transport.Re
 		ev.Owner = id
 		opts.Evidence = &ev
 	}
+	opts.HandoffClasses = r.HandoffClasses // a hosted task stops on them as a batch does
 	rt, err := runtime.Open(ctx, opts)
 	if err != nil {
 		return nil, err

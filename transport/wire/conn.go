@@ -136,6 +136,9 @@ func (c *Conn) readLoop() {
 			}
 			return
 		}
+		if isEvent(line) {
+			continue // a hosted task's report (a session server's, never a worker's): no call waits for it
+		}
 		rf, filled := c.decodeResult(line)
 		if !filled {
 			if err := strictjson.Decode(line, &rf); err != nil || rf.V != transport.Version || (rf.Error == nil) == (rf.Result == nil) {
@@ -373,4 +376,11 @@ func (c *Conn) Close() error {
 		c.closeErr = c.closer.Close()
 	})
 	return c.closeErr
+}
+
+// isEvent says whether line is an event frame ({"v":1,"event":{…}}, no id), which answers
+// no request: a client that does not use hosted tasks skips it, as docs/protocol.md lets
+// every parent do.
+func isEvent(line []byte) bool {
+	return strictjson.CheckDepth(line) == nil && gjson.GetBytes(line, "event").IsObject() && !gjson.GetBytes(line, "id").Exists()
 }

@@ -401,3 +401,17 @@ func TestConnResultNotTheOperations(t *testing.T) {
 		t.Fatalf("the next call got %#v %v", r.res, r.err)
 	}
 }
+
+// TestConnSkipsEventFrames: an event frame (a hosted task's report) answers no call: the
+// Conn reads past it and the call still gets its own answer.
+func TestConnSkipsEventFrames(t *testing.T) {
+	c, p := dial(t, ConnOptions{})
+	call := start(context.Background(), c, &transport.ListTabs{})
+	req := p.request(t, transport.OpListTabs)
+	p.send(t, `{"v":1,"event":{"task":"k1","kind":"turn","turn":{"turn":1,"tool":"locate","outcome":"ok","inputTokens":0,"outputTokens":0,"modelMs":1,"observeMs":1}}}`+"\n")
+	p.send(t, `{"v":1,"id":"`+req.ID+`","result":{"tabs":[{"tab":"T","url":"","title":"answer"}],"selected":"T"},"posture":"ok"}`+"\n")
+	r := await(t, call)
+	if lt, ok := r.res.(*transport.ListTabsResult); r.err != nil || !ok || lt.Tabs[0].Title != "answer" {
+		t.Fatalf("the call got %#v %v", r.res, r.err)
+	}
+}

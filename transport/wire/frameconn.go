@@ -72,3 +72,8 @@ func (f *frameConn) sendCancel(id string) error {
 func (f *frameConn) sendFailure(id, op string, err error) error {
 	return f.w.WriteFrame(transport.FailureFrame(id, op, err))
 }
+
+// sendEvent writes one event frame (a hosted task's turn, action or settlement).
+func (f *frameConn) sendEvent(e transport.TaskEvent) error {
+	return f.w.WriteFrame(transport.EventFrame{V: transport.Version, Event: e})
+}

@@ -391,6 +391,8 @@ func (s *server) run(ctx context.Context, j *job) {
 	if j.owner != (transport.Owner{}) {
 		rctx = transport.WithOwner(rctx, j.owner)
 	}
+	// A hosted task (beginTask) reports as it runs, after this request was answered.
+	rctx = transport.WithEvents(rctx, s.event)
 	unhook := context.AfterFunc(ctx, stop)
 	defer unhook()
 	res, err := s.handle(rctx, j)
@@ -423,6 +425,12 @@ func (s *server) finish(j *job, res transport.Result, err error) {
 	if err := s.f.sendResult(j.id, res); errors.As(err, &encErr) {
 		s.replyError(j.id, transport.NewError(j.op.OpName(), transport.PhaseExecute, transport.CodeInternal, transport.RetryNever, transport.Unknown, "result could not be encoded"))
 	}
+}
+
+// event writes a task event frame between answers; once the connection is gone it is
+// dropped (the task's accounting keeps it for finishTask).
+func (s *server) event(e transport.TaskEvent) {
+	_ = s.f.sendEvent(e)
 }
 
 func (s *server) replyError(id string, oe *transport.OperationError) {

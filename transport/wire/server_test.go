@@ -256,3 +256,24 @@ func FuzzServeLine(f *testing.F) {
 		s.lanesRunning.Wait()
 	})
 }
+
+// eventHandler reports one task event for each request and answers it.
+type eventHandler struct{}
+
+func (eventHandler) Handle(ctx context.Context, op transport.Operation, _ *transport.OperationContext) (transport.Result, error) {
+	transport.EventsOf(ctx)(transport.TaskEvent{Task: "k1", Kind: transport.EventSettled, Settlement: transport.SettlementComplete})
+	return &transport.ReadResult{Text: "ok"}, nil
+}
+
+// TestServeWritesEventFrames: what a handler reports through the request's event sink is
+// written as an event frame, without an id, before the answer it came with.
+func TestServeWritesEventFrames(t *testing.T) {
+	p := startPeer(t, eventHandler{})
+	p.send(t, `{"v":1,"id":"1","op":"read","request":{}}`)
+	if got, want := p.line(t), `{"v":1,"event":{"task":"k1","kind":"settled","settlement":"complete"}}`; got != want {
+		t.Fatalf("first frame %s, want the event %s", got, want)
+	}
+	if rf := p.response(t); rf.ID != "1" || rf.Error != nil {
+		t.Fatalf("answer %+v", rf)
+	}
+}

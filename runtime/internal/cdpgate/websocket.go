@@ -27,6 +27,8 @@ type wsState struct {
 	err   error
 	token string
 	srv   *http.Server
+	// attach is closed at the next attach through the websocket (NextAttach); under mu.
+	attach chan struct{}
 }
 
 // WebSocketURL is where a person or another program attaches to the browser on purpose:
@@ -129,7 +131,31 @@ func (g *Gate) upgrade(w http.ResponseWriter, r *http.Request) {
 		return // the upgrader answered
 	}
 	conn.SetReadLimit(budgets.BrowserMessageBytes)
-	_ = g.serve(context.Background(), &wsLink{conn: conn})
+	if g.serve(context.Background(), &wsLink{conn: conn}) == nil {
+		g.attached()
+	}
+}
+
+// NextAttach is closed when the next client attaches through the token websocket (a person
+// or a program on purpose; never the session's own worker, which has its socket): whoever
+// owns work in the browser hears that someone else now can act in it.
+func (g *Gate) NextAttach() <-chan struct{} {
+	g.ws.mu.Lock()
+	defer g.ws.mu.Unlock()
+	if g.ws.attach == nil {
+		g.ws.attach = make(chan struct{})
+	}
+	return g.ws.attach
+}
+
+// attached tells NextAttach's callers a client attached.
+func (g *Gate) attached() {
+	g.ws.mu.Lock()
+	defer g.ws.mu.Unlock()
+	if g.ws.attach != nil {
+		close(g.ws.attach)
+		g.ws.attach = nil
+	}
 }
 
 // version answers /json/version as Chromium does, with this endpoint's websocket.

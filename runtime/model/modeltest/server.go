@@ -26,6 +26,9 @@ type Step struct {
 	Text                      string // reply text
 	InputTokens, OutputTokens int
 	Status                    int // non-zero: answer this HTTP status with an error body instead
+	// Hold, when set, keeps the request waiting until the test releases it (or the client
+	// gives up on it: a cancelled model call), so a test can act while a call is in flight.
+	Hold *Hold
 }
 
 // Recorded is one request the server received.
@@ -119,6 +122,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	step := s.script[n]
+	if step.Hold != nil && !step.Hold.wait(r) {
+		return // the client cancelled the call: nothing is answered
+	}
 	if step.Status != 0 {
 		f.fail(w, step.Status, "scripted failure")
 		return
