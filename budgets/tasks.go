@@ -52,6 +52,9 @@ const (
 	// task admits no model call and no action (task_stale). A beginTask's leaseMs may
 	// shorten it, never lengthen it.
 	TaskLease = 30 * time.Second
+	// TaskSampleSkew is how far ahead of the runtime's clock a host's facts sample
+	// (refreshTask's facts.sampledAtMs) may be before it counts as from the future.
+	TaskSampleSkew = time.Second
 	// HostedTasks bounds the tasks one session holds from beginTask until finishTask.
 	HostedTasks = 16
 )

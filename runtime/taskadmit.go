@@ -107,6 +107,9 @@ func (h *hostedTask) stale(page *transport.ObserveResult, mut transport.Mutation
 	if age := h.r.now().Sub(h.renewed); age > h.lease {
 		return staleError(mut, "the host's lease ran out: the last refresh was %s ago and a lease lasts %s", age.Round(1e6), h.lease)
 	}
+	if h.badSample != "" {
+		return staleError(mut, "%s", h.badSample)
+	}
 	if h.accountChanged {
 		return staleError(mut, "the host's account label changed between refreshes")
 	}

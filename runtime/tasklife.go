@@ -48,8 +48,12 @@ type hostedTask struct {
 	renewed        time.Time          // the lease's start: beginTask, then each refresh
 	facts          transport.TaskFacts
 	accountChanged bool
-	sealed         *transport.FinishTaskResult
-	over           chan struct{} // closed when the loop settled
+	// badSample says why a refresh's facts sample cannot be trusted (sticky, as
+	// accountChanged); lastSample is the newest sample time a refresh gave.
+	badSample  string
+	lastSample time.Time
+	sealed     *transport.FinishTaskResult
+	over       chan struct{} // closed when the loop settled
 }
 
 // now is the runtime's clock for leases (a test may replace it).
@@ -117,6 +121,9 @@ func (r *Runtime) refreshTask(_ context.Context, req *transport.RefreshTask, _ *
 	defer h.mu.Unlock()
 	if h.facts.Account != "" && req.Facts.Account != h.facts.Account {
 		h.accountChanged = true // sticky: the next admission stops the task
+	}
+	if why := h.checkSample(req.Facts.SampledAtMs, r.now()); why != "" && h.badSample == "" {
+		h.badSample = why // sticky: the next admission stops the task
 	}
 	h.facts, h.renewed = req.Facts, r.now()
 	return &transport.RefreshTaskResult{Task: h.id, LeaseMs: h.lease.Milliseconds()}, nil
@@ -306,4 +313,28 @@ func renamed(op string, err error) error {
 // stopped is the error a stopped task ends with (its mutationState is the task's: asTask).
 func stopped(code transport.Code, msg string) error {
 	return transport.NewError(transport.OpTask, transport.PhaseDispatch, code, transport.RetryNever, transport.NotAttempted, "%s", msg)
+}
+
+// checkSample says why a refresh's facts sample (Unix ms, 0: none) cannot be trusted, as seed
+// 001 lists them: from the future, older than the lease, or not newer than the previous
+// refresh's sample (regressing, or the same sample replayed or rewritten); "" when it can.
+// It keeps the newest sample time (under h.mu).
+func (h *hostedTask) checkSample(ms int64, now time.Time) string {
+	if ms == 0 {
+		return ""
+	}
+	at := time.UnixMilli(ms)
+	prev := h.lastSample
+	if at.After(h.lastSample) {
+		h.lastSample = at
+	}
+	switch {
+	case at.After(now.Add(budgets.TaskSampleSkew)):
+		return "the host's facts sample is from the future"
+	case !prev.IsZero() && !at.After(prev):
+		return "the host's facts sample is not newer than the previous refresh's (regressing, or replayed)"
+	case h.lease > 0 && now.Sub(at) > h.lease:
+		return "the host's facts sample is older than the lease"
+	}
+	return ""
 }

@@ -254,7 +254,7 @@ func TestBeginTaskRefusals(t *testing.T) {
 // refreshed with true facts completes), and an account label that changes between
 // refreshes stops it with task_stale.
 func TestHostedTaskRefreshes(t *testing.T) {
-	for _, how := range []string{"renewed", "account"} {
+	for _, how := range []string{"renewed", "account", "regressing", "replayed", "future", "oldSample"} {
 		t.Run(how, func(t *testing.T) {
 			h := openHosted(t)
 			var mu sync.Mutex
@@ -271,7 +271,7 @@ func TestHostedTaskRefreshes(t *testing.T) {
 				modeltest.Step{Tool: "act", Args: map[string]string{"action": "click", "ref": signIn}},
 			)
 			id := h.begin(t, transport.BeginTask{Task: taskOf("Sign in as alice"), LeaseMs: int(budgets.TaskLease.Milliseconds())})
-			facts := transport.TaskFacts{Account: "acct-1", Origin: originOf(t, page.URL), Document: page.DocumentID}
+			facts := transport.TaskFacts{Account: "acct-1", Origin: originOf(t, page.URL), Document: page.DocumentID, SampledAtMs: now.UnixMilli()}
 			if _, err := h.call(&transport.RefreshTask{Task: id, Facts: facts}); err != nil {
 				t.Fatal(err)
 			}
@@ -279,8 +279,19 @@ func TestHostedTaskRefreshes(t *testing.T) {
 			mu.Lock()
 			now = now.Add(budgets.TaskLease + time.Second) // the first lease is over
 			mu.Unlock()
-			if how == "account" {
+			first := facts.SampledAtMs
+			facts.SampledAtMs = now.UnixMilli() // a fresh sample, taken now
+			switch how {
+			case "account":
 				facts.Account = "acct-2"
+			case "regressing":
+				facts.SampledAtMs = first - 1
+			case "replayed":
+				facts.SampledAtMs = first
+			case "future":
+				facts.SampledAtMs = now.Add(budgets.TaskSampleSkew + time.Second).UnixMilli()
+			case "oldSample":
+				facts.SampledAtMs = now.Add(-budgets.TaskLease - 500*time.Millisecond).UnixMilli() // newer than the first, older than a lease
 			}
 			res, err := h.call(&transport.RefreshTask{Task: id, Facts: facts})
 			if err != nil || res.(*transport.RefreshTaskResult).LeaseMs != budgets.TaskLease.Milliseconds() {
@@ -294,7 +305,11 @@ func TestHostedTaskRefreshes(t *testing.T) {
 				if sealed.Settlement != transport.SettlementComplete || len(h.srv.Requests()) != 2 {
 					t.Errorf("sealed %+v after %d model calls: want complete after 2", sealed, len(h.srv.Requests()))
 				}
-			case "account":
+			default: // a changed account, or a sample that cannot be trusted
+				why := map[string]string{"account": "account label changed", "regressing": "not newer", "replayed": "not newer", "future": "from the future", "oldSample": "older than the lease"}[how]
+				if sealed.Error != nil && !strings.Contains(sealed.Error.Message, why) {
+					t.Errorf("task_stale says %q, want it to say %q", sealed.Error.Message, why)
+				}
 				if sealed.Error == nil || sealed.Error.Code != transport.CodeTaskStale || len(sealed.Actions) != 0 || len(h.srv.Requests()) != 1 {
 					t.Errorf("sealed %+v after %d model calls: want task_stale before the first action", sealed, len(h.srv.Requests()))
 				}

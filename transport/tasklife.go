@@ -44,6 +44,11 @@ type TaskFacts struct {
 	Account  string `json:"account,omitempty"`
 	Origin   string `json:"origin,omitempty"`
 	Document string `json:"document,omitempty"`
+	// SampledAtMs is when the host sampled these facts (Unix milliseconds, 0: not said).
+	// A sample from the future (past budgets.TaskSampleSkew), older than the lease, or not
+	// newer than the previous refresh's (regressing, or replayed/rewritten) stops new work
+	// with task_stale, as a changed fact does.
+	SampledAtMs int64 `json:"sampledAtMs,omitempty"`
 }
 
 // RefreshTask renews the task's lease and gives the facts it is checked against. A fact
