@@ -43,7 +43,10 @@ func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol po
 	for {
 		attempts++
 		f, err := w.readFacts(ctx, t, r, pol)
-		if err == nil || !errors.Is(err, context.DeadlineExceeded) || attempts == 1 {
+		// A look that failed as the wait ran out is no verdict (a DevTools call inside it
+		// was cut short): it is not logged, and what the look before it saw stands.
+		cut := err != nil && attempts > 1 && ctx.Err() != nil
+		if !cut {
 			log.add(lookLine(r, f, err, w.clipScrubbed))
 		}
 		var ny *notYet
@@ -54,14 +57,11 @@ func (w *Worker) assert(ctx context.Context, t *tab, r *transport.Assert, pol po
 			if holds(r, want, f) != r.Not {
 				return &transport.AssertResult{Tab: string(t.id), Kind: r.Kind, Passed: true, Attempts: attempts}, nil
 			}
+		case cut:
+			// As act's wait does: "no longer in the page" from a resolve the deadline
+			// stopped is no verdict on the element.
 		case errors.As(err, &ny):
-			// A look the wait's end cut short (a DevTools call inside it ran out) keeps what
-			// the look before it saw, as act's wait does: "no longer in the page" from a
-			// resolve the deadline stopped is no verdict on the element.
-			if attempts == 1 || ctx.Err() == nil {
-				missing = ny
-			}
-		case errors.Is(err, context.DeadlineExceeded) && attempts > 1:
+			missing = ny
 		case r.Wait != transport.WaitNone && documentGone(err) && ctx.Err() == nil:
 			// The document was replaced under the look (a navigation committing): this is
 			// a read, so the next look reads the new one, within the same wait.
@@ -125,7 +125,9 @@ func (w *Worker) readFacts(ctx context.Context, t *tab, r *transport.Assert, pol
 	var f facts
 	if r.Target != nil || r.Cell != nil {
 		s, err := w.readScoped(ctx, t, r)
-		if err != nil && absentForState(r, err) {
+		// Only a look that ran to its end may say the target is absent: one the wait's
+		// deadline cut short keeps its error, which assert does not count as a look.
+		if err != nil && absentForState(r, err) && ctx.Err() == nil {
 			s, err = scoped{absent: true, what: targetWords(*r.Target)}, nil
 		}
 		f.scoped = s
