@@ -277,11 +277,11 @@ func (r *Runtime) runningTask() string {
 	return ""
 }
 
-// refuseWhileHosted refuses a host's request other than the lifecycle's own (and close)
-// while a hosted task's loop owns the session.
+// refuseWhileHosted refuses a host's request other than the lifecycle's own (and close, and
+// attachEndpoint, which is how a person comes to take over) while a hosted task's loop owns the session.
 func (r *Runtime) refuseWhileHosted(op transport.Operation) error {
 	switch op.OpName() {
-	case transport.OpRefreshTask, transport.OpCancelTask, transport.OpFinishTask, transport.OpClose:
+	case transport.OpRefreshTask, transport.OpCancelTask, transport.OpFinishTask, transport.OpAttachEndpoint, transport.OpClose:
 		return nil
 	}
 	if id := r.runningTask(); id != "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -61,13 +62,31 @@ func TestHostedTaskStopsWhenAPersonAttaches(t *testing.T) {
 	within(t, hold.Arrived(), "the model call")
 	ctx, cancel := context.WithTimeout(bg, budgets.GateAttach)
 	defer cancel()
-	person, _, err := websocket.DefaultDialer.DialContext(ctx, rt.DevToolsURL(), nil)
+	res, err := transport.Dispatch(bg, rt, transport.AttachEndpoint{})
+	if err != nil {
+		t.Fatalf("attachEndpoint while the task runs: %v", err)
+	}
+	person, _, err := websocket.DefaultDialer.DialContext(ctx, res.URL, nil)
 	if err != nil {
 		t.Fatalf("attach: %v", err)
 	}
 	defer person.Close()
 	within(t, hold.Abandoned(), "the model call in flight cancelled by the attach")
 	stoppedTask(t, h, id, transport.CodeCancelled, transport.StopPerson)
+}
+
+// TestAttachEndpointOnlyOfItsOwnBrowser: a session attached to a browser it does not own
+// has no attach endpoint to hand out (its parent reached that browser itself).
+func TestAttachEndpointOnlyOfItsOwnBrowser(t *testing.T) {
+	b, err := runtimetest.Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL()})
+	_, err = transport.Dispatch(bg, rt, transport.AttachEndpoint{})
+	if oe := transport.AsOperationError("", err); err == nil || oe.Code != transport.CodeInvalidRequest || !strings.Contains(oe.Message, "no attach endpoint") {
+		t.Errorf("attachEndpoint of an attached session: %v, want invalid_request saying it has none", err)
+	}
 }
 
 // TestHostedTaskStopsOnAHandoffPage: a session whose handoff classes include login stops a

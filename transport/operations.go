@@ -142,6 +142,7 @@ var table = []OpSpec{
 	{Name: OpRefreshTask, New: newOp[RefreshTask], Runtime: true, NoFailureEvidence: true},
 	{Name: OpCancelTask, New: newOp[CancelTask], Runtime: true, NoFailureEvidence: true},
 	{Name: OpFinishTask, New: newOp[FinishTask], Runtime: true, NoFailureEvidence: true},
+	{Name: OpAttachEndpoint, New: newOp[AttachEndpoint], Runtime: true, NoFailureEvidence: true},
 	{Name: OpScreenshot, New: newOp[Screenshot], Deadline: captureDeadline, InFiles: true, NoFailureEvidence: true},
 	{Name: OpDownload, New: newOp[Download], Mutates: true, Deadline: downloadDeadline, InFiles: true},
 	{Name: OpCaptureEvidence, New: newOp[CaptureEvidence], Deadline: captureDeadline, NoFailureEvidence: true, Witness: true},

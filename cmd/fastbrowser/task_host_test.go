@@ -210,6 +210,44 @@ func TestTaskHostCancelDuringModelCall(t *testing.T) {
 	}
 }
 
+// TestTaskHostPersonAttaches: while the first model call is in flight, the host asks the
+// session for its attach endpoint and connects to it as a person's DevTools would; the call
+// is cancelled, nothing is dispatched, the model is never asked again, and the sealed
+// accounting says a person stopped the task. The endpoint (a credential) is never printed.
+func TestTaskHostPersonAttaches(t *testing.T) {
+	site := runtimetest.Fixture()
+	defer site.Close()
+	hold := modeltest.NewHold()
+	srv := modeltest.Start(t,
+		modeltest.Step{Tool: "act", Args: map[string]string{"action": "type", "ref": "e5", "text": "hi"}, Hold: hold},
+		modeltest.Step{Tool: "act", Args: map[string]string{"action": "click", "ref": "e7"}},
+	)
+	h := startTaskHost(t, site.URL, srv, "attach")
+	h.until(t, "refreshed")
+	holdWithin(t, hold.Arrived(), "the first model call")
+	if _, err := io.WriteString(h.in, "attach\n"); err != nil {
+		t.Fatal(err)
+	}
+	h.until(t, "attached")
+	holdWithin(t, hold.Abandoned(), "the model call's cancellation by the attach")
+	sealed, events := h.sealed(t)
+	if sealed.Settlement != transport.SettlementIncomplete || sealed.Error == nil || sealed.Error.Code != transport.CodeCancelled || sealed.StoppedBy != transport.StopPerson {
+		t.Errorf("sealed %+v, want incomplete, cancelled, stopped by a person", sealed)
+	}
+	if len(sealed.Actions) != 0 || len(sealed.Turns) != 1 || sealed.Turns[0].Outcome != string(transport.CodeCancelled) {
+		t.Errorf("sealed turns %+v actions %+v: want the one call, cancelled, nothing dispatched", sealed.Turns, sealed.Actions)
+	}
+	if e := events[len(events)-1]; e.Kind != transport.EventSettled || e.StoppedBy != transport.StopPerson {
+		t.Errorf("last event %+v, want settled, stopped by a person", e)
+	}
+	if got := len(srv.Requests()); got != 1 {
+		t.Errorf("the model was asked %d times, want 1: an attach stops the task for good", got)
+	}
+	if printed := strings.Join(h.seen, "\n"); strings.Contains(printed, "/devtools/browser/") {
+		t.Errorf("the attach endpoint reached the host's output:\n%s", printed)
+	}
+}
+
 func holdWithin(t *testing.T, ch <-chan struct{}, what string) {
 	t.Helper()
 	select {

@@ -10,16 +10,22 @@ Usage:
     python3 task_host.py FASTBROWSER SITE_URL MODEL_BASE_URL KEY_ENV [MODE [LEASE_MS]]
 
 MODEL_BASE_URL is an OpenAI-compatible endpoint (…/v1) whose key is in the environment
-variable KEY_ENV. MODE is "complete" (the default), or "cancel": the host waits for a line
-"cancel" on its own stdin and then cancels the task. LEASE_MS is the lease beginTask asks
+variable KEY_ENV. MODE is "complete" (the default); "cancel": the host waits for a line
+"cancel" on its own stdin and then cancels the task; or "attach": it waits for a line
+"attach", asks the session for its attach endpoint and connects to it as a person's DevTools
+would, which stops the task (stoppedBy "person"). LEASE_MS is the lease beginTask asks
 for (default 30000, the most). It prints "begun ID", "refreshed", "event JSON" for each
 event, then "sealed JSON", and exits non-zero on a protocol failure.
 """
+import base64
 import json
+import os
 import queue
+import socket
 import subprocess
 import sys
 import threading
+import urllib.parse
 
 # Every wait of this host is bounded: a task's budget is 30 s.
 WAIT_S = 45
@@ -67,6 +73,27 @@ class Serve:
         return self.proc.wait(timeout=WAIT_S)
 
 
+def attach(url):
+    """Connects to the session's attach endpoint as a person's DevTools would: a WebSocket
+    handshake (standard library only) on the token URL, which answers only this user. The
+    URL is a credential: it is never printed. Returns the open socket; closing it detaches."""
+    u = urllib.parse.urlsplit(url)
+    sock = socket.create_connection((u.hostname, u.port), timeout=WAIT_S)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(("GET %s HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (u.path, u.netloc, key)).encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = sock.recv(4096)
+        if not chunk:
+            raise SystemExit("the attach endpoint closed during the handshake")
+        head += chunk
+    status = head.split(b"\r\n", 1)[0].decode()
+    if status.split(" ")[1:2] != ["101"]:
+        raise SystemExit("the attach endpoint refused: %s" % status)
+    return sock
+
+
 def main():
     exe, site, model_url, key_env = sys.argv[1], sys.argv[2].rstrip("/"), sys.argv[3], sys.argv[4]
     mode = sys.argv[5] if len(sys.argv) > 5 else "complete"
@@ -86,6 +113,13 @@ def main():
         if sys.stdin.readline().strip() != "cancel":
             raise SystemExit("expected the line cancel")
         print("cancelTask", json.dumps(serve.call("cancelTask", {"task": task})), flush=True)
+    person = None
+    if mode == "attach":
+        if sys.stdin.readline().strip() != "attach":
+            raise SystemExit("expected the line attach")
+        # Handed to a person in a real host; here the host stands in for their DevTools.
+        person = attach(serve.call("attachEndpoint")["url"])
+        print("attached", flush=True)
     while True:
         event = serve.events.get(timeout=WAIT_S)
         print("event", json.dumps(event), flush=True)
@@ -94,6 +128,8 @@ def main():
     # Nothing is in flight once the task settled: finishTask seals it.
     sealed = serve.call("finishTask", {"task": task})
     print("sealed", json.dumps(sealed), flush=True)
+    if person is not None:
+        person.close()
     code = serve.close()
     print("serve exited", code, flush=True)
     sys.exit(code)
