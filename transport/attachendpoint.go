@@ -8,7 +8,9 @@ const OpAttachEndpoint = "attachEndpoint"
 
 // AttachEndpoint asks for the session's attach endpoint. Only a session whose browser is its
 // own (launched for it, not attached at --cdp-url nor shared with other sessions) has one.
-type AttachEndpoint struct{ op[AttachEndpoint, AttachEndpointResult] }
+type AttachEndpoint struct {
+	op[AttachEndpoint, AttachEndpointResult]
+}
 
 // AttachEndpointResult is the endpoint: a DevTools websocket URL that answers only this
 // user's connections and only with the token in its path. The URL is a credential: a
