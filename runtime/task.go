@@ -161,7 +161,7 @@ func (t *taskRun) run(ctx context.Context) (*transport.TaskResult, error) {
 // ask makes one model call and returns its one tool call: no call at all is the model's
 // "done"; more than one is refused (one tool per turn, one action per act turn).
 func (t *taskRun) ask(ctx context.Context, rc *transport.TurnReceipt) (model.ToolCall, error) {
-	mctx, release, err := t.admit(ctx, admitModel, rc.Turn)
+	mctx, release, err := t.admit(ctx, admitModel, "", rc.Turn)
 	if err != nil {
 		return model.ToolCall{}, err
 	}

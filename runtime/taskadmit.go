@@ -29,17 +29,31 @@ func (a admission) String() string {
 	return "an action"
 }
 
-// admit asks the task's host to start what; it returns the context the call runs under and
-// its release, which is given the call's error and returns the error the task records (the
-// stop's, when the task was stopped while the call was in flight).
-func (t *taskRun) admit(ctx context.Context, what admission, turn int) (context.Context, func(error) error, error) {
+// admit asks the task's host to start what, named as finishTask's task_busy names it while
+// it is in flight ("" : by its kind, "a model call"); it returns the context the call runs
+// under and its release, which is given the call's error and returns the error the task
+// records (the stop's, when the task was stopped while the call was in flight).
+func (t *taskRun) admit(ctx context.Context, what admission, name string, turn int) (context.Context, func(error) error, error) {
 	if t.host == nil {
 		return ctx, func(err error) error { return err }, nil
 	}
 	if err := t.sample(ctx); err != nil {
 		return ctx, nil, err
 	}
-	return t.host.admit(ctx, what, turn, t.page, t.mutation)
+	if name == "" {
+		name = what.String()
+	}
+	return t.host.admit(ctx, what, name, turn, t.page, t.mutation)
+}
+
+// inFlight names an action for its admission: its kind, and its element by role and ref
+// ("act click on link e5"). Never by the element's name (the page's text) nor a navigate's
+// url (the model's): a refusal the host reads carries neither.
+func inFlight(a actArgs, node *transport.OutlineNode) string {
+	if node == nil {
+		return "act " + a.Action
+	}
+	return fmt.Sprintf("act %s on %s %s", a.Action, node.Role, node.Ref)
 }
 
 // sample stops a hosted task whose page a person must handle (a handoff class) or whose tab
@@ -65,8 +79,8 @@ func (t *taskRun) sample(ctx context.Context) error {
 }
 
 // admit is the hosted task's admission: the sticky stop first, then the lease and the facts
-// against the page the task last observed.
-func (h *hostedTask) admit(ctx context.Context, what admission, turn int, page *transport.ObserveResult, mut transport.MutationState) (context.Context, func(error) error, error) {
+// against the page the task last observed. Admitted, name is what is pending until release.
+func (h *hostedTask) admit(ctx context.Context, what admission, name string, turn int, page *transport.ObserveResult, mut transport.MutationState) (context.Context, func(error) error, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.stop == nil {
@@ -77,7 +91,7 @@ func (h *hostedTask) admit(ctx context.Context, what admission, turn int, page *
 	if h.stop != nil {
 		return ctx, nil, asTask(h.stop, mut)
 	}
-	h.pending = fmt.Sprintf("%s (turn %d)", what, turn)
+	h.pending = fmt.Sprintf("%s (turn %d)", name, turn)
 	cctx, cancel := ctx, context.CancelFunc(func() {})
 	if what == admitModel {
 		cctx, cancel = context.WithCancel(ctx)

@@ -121,7 +121,7 @@ func (t *taskRun) act(ctx context.Context, call model.ToolCall, rc *transport.Tu
 	}
 	before := t.page
 	action := proposed(rc.Turn, a, op, node)
-	_, release, err := t.admit(ctx, admitAction, rc.Turn)
+	_, release, err := t.admit(ctx, admitAction, inFlight(a, node), rc.Turn)
 	if err != nil {
 		return false, err
 	}
