@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"io"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/fastbrowser/fastbrowser/runtime"
@@ -19,7 +22,7 @@ func serveMany(c *cli.Context, st *state, opts runtime.Options, binding []string
 	}
 	defer alloc.Close()
 	opts.Allocator = alloc
-	host, err := registry.New(registry.Options{Binding: binding, Session: opts, Config: session})
+	host, err := registry.New(registry.Options{Binding: binding, Session: opts, Config: session, OnEnd: logSessionEnd(opts.Log)})
 	if err != nil {
 		return usageError("--binding-origin: %s", transport.AsOperationError("", err).Message)
 	}
@@ -29,4 +32,16 @@ func serveMany(c *cli.Context, st *state, opts runtime.Options, binding []string
 		return servingError{exitWith(exitFailed, "serve: %v", err)}
 	}
 	return nil
+}
+
+// logSessionEnd writes each session's end to the debug log (FASTBROWSER_DEBUG, scrubbed):
+// an idle expiry happens with no request in flight, so without it nothing shows when a
+// session ended, and a request sent to find out would renew the session instead.
+func logSessionEnd(log io.Writer) func(session, why string) {
+	if log == nil {
+		return nil
+	}
+	return func(session, why string) {
+		fmt.Fprintf(log, "fastbrowser serve: session %s ended: %s\n", session, why)
+	}
 }

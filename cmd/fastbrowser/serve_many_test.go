@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 )
 
@@ -24,9 +26,82 @@ type manyServe struct {
 	mu    sync.Mutex
 	next  int
 	waits map[string]chan map[string]any
+	log   *serveLog // serve's debug log (startManyServeLogged), else nil
+}
+
+// serveLog collects serve's debug log line by line as it is written, so a test waits for a
+// line as an event.
+type serveLog struct {
+	mu    sync.Mutex
+	lines []string
+	eof   bool
+	wake  chan struct{} // closed and replaced on each line and at the end
+}
+
+func newServeLog(r io.Reader) *serveLog {
+	l := &serveLog{wake: make(chan struct{})}
+	go func() {
+		lines := bufio.NewScanner(r)
+		lines.Buffer(nil, 1<<20)
+		for lines.Scan() {
+			l.note(lines.Text(), false)
+		}
+		l.note("", true)
+	}()
+	return l
+}
+
+func (l *serveLog) note(line string, eof bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if eof {
+		l.eof = true
+	} else {
+		l.lines = append(l.lines, line)
+	}
+	close(l.wake)
+	l.wake = make(chan struct{})
+}
+
+// waitFor waits until a line containing want has been logged, or within has passed, or
+// serve's stderr has ended without it.
+func (l *serveLog) waitFor(want string, within time.Duration) error {
+	timer := time.NewTimer(within)
+	defer timer.Stop()
+	for seen := 0; ; {
+		l.mu.Lock()
+		lines, eof, wake := l.lines[seen:], l.eof, l.wake
+		seen = len(l.lines)
+		l.mu.Unlock()
+		for _, line := range lines {
+			if strings.Contains(line, want) {
+				return nil
+			}
+		}
+		if eof {
+			return fmt.Errorf("serve's log ended without %q", want)
+		}
+		select {
+		case <-wake:
+		case <-timer.C:
+			return fmt.Errorf("serve did not log %q within %s", want, within)
+		}
+	}
 }
 
 func startManyServe(t testing.TB, args ...string) *manyServe {
+	t.Helper()
+	return launchManyServe(t, false, args...)
+}
+
+// startManyServeLogged is startManyServe with FASTBROWSER_DEBUG=1: serve's debug log
+// (stderr) is read into s.log, where a test waits for what serve reports on its own.
+func startManyServeLogged(t testing.TB, args ...string) *manyServe {
+	t.Helper()
+	return launchManyServe(t, true, args...)
+}
+
+func launchManyServe(t testing.TB, debug bool, args ...string) *manyServe {
 	t.Helper()
 	bin, err := runtimetest.Binary()
 	if err != nil {
@@ -35,10 +110,18 @@ func startManyServe(t testing.TB, args ...string) *manyServe {
 	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
+	var stderr io.Reader
+	if debug {
+		cmd.Env = append(os.Environ(), "FASTBROWSER_DEBUG=1")
+		stderr, _ = cmd.StderrPipe()
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	s := &manyServe{t: t, cmd: cmd, in: in, waits: map[string]chan map[string]any{}}
+	if debug {
+		s.log = newServeLog(stderr)
+	}
 	lines := bufio.NewScanner(out)
 	lines.Buffer(nil, 16<<20)
 	if !lines.Scan() || !strings.Contains(lines.Text(), `"ready"`) {
@@ -143,7 +226,7 @@ func errPath(f map[string]any) string {
 func TestServeManyOwnershipCodes(t *testing.T) {
 	site := runtimetest.Fixture()
 	defer site.Close()
-	s := startManyServe(t, "--binding-origin", site.URL)
+	s := startManyServeLogged(t, "--binding-origin", site.URL)
 
 	for _, c := range []struct {
 		origins []string
@@ -191,17 +274,16 @@ func TestServeManyOwnershipCodes(t *testing.T) {
 		t.Errorf("the new session shows the ended one's page: %v", lt["url"])
 	}
 
-	idle := result(t, s.call("", "", "openSession", map[string]any{"task": "A", "allowedOrigins": []string{site.URL}, "idleTimeoutS": 1}))["session"].(string)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		f := s.call(idle, "A", "listTabs", nil)
-		if errCode(f) == "session_expired" {
-			break
-		}
-		if f["error"] != nil || time.Now().After(deadline) {
-			t.Fatalf("an idle session: %v; want session_expired within 10s", f["error"])
-		}
-		time.Sleep(1100 * time.Millisecond) // each request renews the deadline: wait past it
+	const idleS = 1
+	idle := result(t, s.call("", "", "openSession", map[string]any{"task": "A", "allowedOrigins": []string{site.URL}, "idleTimeoutS": idleS}))["session"].(string)
+	result(t, s.call(idle, "A", "listTabs", nil))
+	// Only the host's idle watch ends it (a request would renew it): wait for serve to log
+	// the end, within the idle time and a request's budget for the watch to get round to it.
+	if err := s.log.waitFor("session "+idle+" ended: expired", idleS*time.Second+budgets.Request().Default); err != nil {
+		t.Fatal(err)
+	}
+	if f := s.call(idle, "A", "listTabs", nil); errCode(f) != "session_expired" {
+		t.Fatalf("an idle session after serve logged its expiry: %v; want session_expired", f["error"])
 	}
 	ended := result(t, s.call("", "", "endTask", map[string]any{"task": "A"}))
 	if fmt.Sprint(ended["closed"]) != "["+b+"]" {

@@ -35,8 +35,12 @@ func (e *env) canarySilent() error {
 	return nil
 }
 
-// outcome describes what a call that should have been refused did.
+// outcome describes what a call that should have been refused did (url: where a navigation
+// that succeeded ended up; "" for a call that goes nowhere).
 func outcome(url string, err error) string {
+	if err == nil && url == "" {
+		return "success"
+	}
 	if err == nil {
 		return "success at " + url
 	}

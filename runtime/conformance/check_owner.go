@@ -56,7 +56,7 @@ func taskOwnership(ctx context.Context, e *env) error {
 	if err != nil {
 		return fmt.Errorf("open a session to close: %w", err)
 	}
-	if _, err := transport.Dispatch(ctx, hostCaller{e.host}, transport.CloseSession{Session: closing.id, Task: endingTask}); err != nil {
+	if _, err := transport.Dispatch(ctx, hostCaller{e.calls}, transport.CloseSession{Session: closing.id, Task: endingTask}); err != nil {
 		return fmt.Errorf("closeSession: %w", err)
 	}
 	if _, err := batch(ctx, closing, navigateAction(e.fixture+"/about")); codeOf(err) != transport.CodeSessionEnded {

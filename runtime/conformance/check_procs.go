@@ -21,7 +21,7 @@ import (
 // holds no page of the fixture any more (each worker closed its context). Then the suite's
 // browser is stopped: its process is gone and its profile removed.
 func noProcessLeft(ctx context.Context, e *env) error {
-	if _, err := transport.Dispatch(ctx, hostCaller{e.host}, transport.CloseSession{Session: e.main, Task: mainTask}); err != nil {
+	if _, err := transport.Dispatch(ctx, hostCaller{e.calls}, transport.CloseSession{Session: e.main, Task: mainTask}); err != nil {
 		return fmt.Errorf("closing the session: %w", err)
 	}
 	if err := e.host.Close(); err != nil {

@@ -57,6 +57,19 @@ type Options struct {
 	// ReadAsset reads back an evidence asset a result names (its ref: the path in the
 	// store), checked against its sha256. nil: read from the store's directory.
 	ReadAsset func(transport.ArtifactMeta) ([]byte, error)
+	// WrapHost, if set, is given the multi-session host the suite opens and returns the one
+	// its tasks talk to: every openSession, closeSession and endTask, and every call in a
+	// session (with the frame's session and task on its context, transport.OwnerOf), goes
+	// through what it returns. It is for fault injection: a host that does not enforce
+	// ownership must fail task-ownership-refusals. The suite still closes, and reads worker
+	// pids from, the host it opened. nil: the suite's tasks talk to that host directly.
+	WrapHost func(Host) Host
+}
+
+// Host is what the suite's tasks send their requests to: a multi-session host
+// (registry.Host, the wire.Handler that `serve --binding-origin` puts behind protocol v1).
+type Host interface {
+	Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error)
 }
 
 // secretEnv is the {"env":…} name the masked value is typed from; the runtime resolves it
@@ -75,7 +88,8 @@ type env struct {
 	insideURL string
 	browser   *chromium.Browser
 	store     *artifacts.Store
-	host      *registry.Host
+	host      *registry.Host // the host the suite opened: it closes it and reads its worker pids
+	calls     Host           // where the tasks' requests go: host, or Options.WrapHost's wrapper of it
 	cfg       *registry.Config
 	binding   []string
 	ends      *endLog
@@ -201,6 +215,9 @@ func open(ctx context.Context, opts Options) (_ *env, stop func(), err error) {
 		return nil, stop, fmt.Errorf("the session host: %w", err)
 	}
 	stops = append(stops, func() { _ = e.host.Close() })
+	if e.calls = Host(e.host); opts.WrapHost != nil {
+		e.calls = opts.WrapHost(e.host)
+	}
 	// The main session hands off on nothing, whatever the config's handoffClasses: its
 	// checks visit sign-in pages on purpose (handoff-ends-batch tests handoff).
 	main, err := e.openSession(ctx, mainTask, transport.OpenSession{HandoffClasses: []string{}})

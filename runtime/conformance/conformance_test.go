@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
@@ -117,6 +118,58 @@ func TestSuiteFailsUnfaithfulAssetStore(t *testing.T) {
 		t.Fatalf("Run: %v\n%s", err, out.String())
 	}
 	requireFailed(t, rep, out.String(), []string{conformance.CheckEvidenceNoBytes})
+}
+
+// TestSuiteFailsHostThatIgnoresOwnership: a host that answers another task's request in a
+// session as if its owner had sent it (fault injected through WrapHost) fails
+// task-ownership-refusals alone. Only that check calls a session as a task that does not
+// own it; every other request names its owner, so the fault changes nothing for them.
+func TestSuiteFailsHostThatIgnoresOwnership(t *testing.T) {
+	t.Parallel()
+	bin, err := runtimetest.Binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	rep, err := conformance.Run(context.Background(), conformance.Options{WorkerPath: bin, WorkerArgs: []string{"worker"}, Out: &out,
+		WrapHost: func(h conformance.Host) conformance.Host {
+			return &ownershipBlindHost{next: h, owners: map[string]string{}}
+		},
+	})
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out.String())
+	}
+	requireFailed(t, rep, out.String(), []string{conformance.CheckTaskOwnership})
+	if !strings.Contains(out.String(), "FAIL "+conformance.CheckTaskOwnership+": another task's read of the session: got success, want session_not_owned") {
+		t.Errorf("the failure does not say which refusal was missing:\n%s", out.String())
+	}
+}
+
+// ownershipBlindHost is a host fault: it remembers which task opened each session and
+// passes every request in a session on as that task's, so no task is ever refused another
+// task's session.
+type ownershipBlindHost struct {
+	next   conformance.Host
+	mu     sync.Mutex
+	owners map[string]string // session id → the task that opened it
+}
+
+func (h *ownershipBlindHost) Handle(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
+	if o := transport.OwnerOf(ctx); o.Session != "" {
+		h.mu.Lock()
+		task, ok := h.owners[o.Session]
+		h.mu.Unlock()
+		if ok {
+			ctx = transport.WithOwner(ctx, transport.Owner{Session: o.Session, Task: task})
+		}
+	}
+	res, err := h.next.Handle(ctx, op, octx)
+	if opened, ok := res.(*transport.OpenSessionResult); ok && err == nil {
+		h.mu.Lock()
+		h.owners[opened.Session] = opened.Task
+		h.mu.Unlock()
+	}
+	return res, err
 }
 
 // requireFailed: exactly the checks in want failed, each on its FAIL line, and the summary

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fastbrowser/fastbrowser/runtime/registry"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -15,7 +14,7 @@ import (
 const mainTask = "conformance"
 
 // hostCaller calls the host's own operations (openSession, closeSession, endTask).
-type hostCaller struct{ host *registry.Host }
+type hostCaller struct{ host Host }
 
 func (c hostCaller) Call(ctx context.Context, op transport.Operation, octx *transport.OperationContext) (transport.Result, error) {
 	return c.host.Handle(ctx, op, octx)
@@ -24,7 +23,7 @@ func (c hostCaller) Call(ctx context.Context, op transport.Operation, octx *tran
 // owned is one session as a task calls it: every call names the session and the task, as a
 // frame to `serve --binding-origin` does, so ownership and expiry are checked on each.
 type owned struct {
-	host     *registry.Host
+	host     Host
 	id, task string
 }
 
@@ -41,16 +40,16 @@ func (e *env) openSession(ctx context.Context, task string, req transport.OpenSe
 	if req.AllowedOrigins == nil {
 		req.AllowedOrigins = []string{e.fixture}
 	}
-	res, err := transport.Dispatch(ctx, hostCaller{e.host}, req)
+	res, err := transport.Dispatch(ctx, hostCaller{e.calls}, req)
 	if err != nil {
 		return owned{}, err
 	}
-	return owned{host: e.host, id: res.Session, task: task}, nil
+	return owned{host: e.calls, id: res.Session, task: task}, nil
 }
 
 // endTask ends every session of task (a check's own sessions, when it is done).
 func (e *env) endTask(ctx context.Context, task string) {
-	_, _ = transport.Dispatch(ctx, hostCaller{e.host}, transport.EndTask{Task: task})
+	_, _ = transport.Dispatch(ctx, hostCaller{e.calls}, transport.EndTask{Task: task})
 }
 
 // batch runs actions as one batch in s.
