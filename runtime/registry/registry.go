@@ -37,7 +37,8 @@ type Options struct {
 	Config *Config
 	// OnEnd, if set, is told each session's end as it happens (why: closed, task ended,
 	// expired, crashed), after its id is refused and before its context is stopped. The
-	// conformance suite waits on it for an idle expiry instead of sleeping.
+	// conformance suite waits on it for an idle expiry instead of sleeping; `serve` writes it
+	// to the debug log (FASTBROWSER_DEBUG), where its tests wait on it.
 	OnEnd func(session, why string)
 }
 
