@@ -8,9 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fastbrowser/fastbrowser/runtime/model"
 	"github.com/fastbrowser/fastbrowser/runtime/model/modeltest"
-	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -64,18 +62,8 @@ func TestTaskInFlightActionCancelled(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			site, arrived, release := inFlightSite(t, tc.after)
-			srv := modeltest.Start(t)
-			cfg := srv.Config(model.ProviderOpenAI, taskAPIEnv)
-			b, err := runtimetest.Browser()
-			if err != nil {
-				t.Fatal(err)
-			}
-			rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), AllowedOrigins: []string{site.URL}, Model: &cfg,
-				LookupEnv: func(k string) (string, bool) { return taskAPIKey, k == taskAPIEnv }})
-			if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/"}); err != nil {
-				t.Fatal(err)
-			}
-			h := &hostedSession{rt: rt, srv: srv, events: make(chan transport.TaskEvent, 64)}
+			h := openHostedAt(t, site.URL, nil)
+			rt, srv := h.rt, h.srv
 			link := refFor(t, rt, "link", "Continue")
 			srv.Script(
 				modeltest.Step{Tool: "act", Args: map[string]string{"action": "click", "ref": link}},
@@ -84,7 +72,7 @@ func TestTaskInFlightActionCancelled(t *testing.T) {
 			id := h.begin(t, transport.BeginTask{Task: taskOf("Continue and sign in as alice")})
 			within(t, arrived, "the click's navigation reaching the held page")
 
-			_, err = h.call(&transport.FinishTask{Task: id})
+			_, err := h.call(&transport.FinishTask{Task: id})
 			oe := transport.AsOperationError("", err)
 			if want := "act click on link " + link + " (turn 1)"; oe.Code != transport.CodeTaskBusy || oe.Retry != transport.RetryNever || !strings.Contains(oe.Message, want) {
 				t.Errorf("finishTask with the click in flight: %v (retry %q), want task_busy, never retried, naming %q", err, oe.Retry, want)

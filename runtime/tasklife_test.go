@@ -14,6 +14,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/model"
 	"github.com/fastbrowser/fastbrowser/runtime/model/modeltest"
+	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
 
@@ -33,6 +34,25 @@ func openHosted(t *testing.T) *hostedSession {
 	srv := modeltest.Start(t)
 	cfg := srv.Config(model.ProviderOpenAI, taskAPIEnv)
 	rt := openTaskSession(t, site.URL, &cfg).(*runtime.Runtime)
+	return &hostedSession{rt: rt, srv: srv, events: make(chan transport.TaskEvent, 64)}
+}
+
+// openHostedAt opens a hosted session on the shared test browser, allowed only site, with
+// a scripted model (steps, or none yet: Script them later), on site's "/"; handoff are its
+// handoff classes.
+func openHostedAt(t *testing.T, site string, handoff []string, steps ...modeltest.Step) *hostedSession {
+	t.Helper()
+	srv := modeltest.Start(t, steps...)
+	cfg := srv.Config(model.ProviderOpenAI, taskAPIEnv)
+	b, err := runtimetest.Browser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), AllowedOrigins: []string{site}, Model: &cfg, HandoffClasses: handoff,
+		LookupEnv: func(k string) (string, bool) { return taskAPIKey, k == taskAPIEnv }})
+	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site + "/"}); err != nil {
+		t.Fatal(err)
+	}
 	return &hostedSession{rt: rt, srv: srv, events: make(chan transport.TaskEvent, 64)}
 }
 

@@ -96,18 +96,8 @@ func TestHostedTaskStopsOnAHandoffPage(t *testing.T) {
 		fmt.Fprint(w, `<!doctype html><title>Sign in</title><label>Username <input></label><label>Password <input type=password></label><button>Sign in</button>`)
 	}))
 	defer site.Close()
-	srv := modeltest.Start(t, modeltest.Step{Tool: "locate", Args: map[string]string{"instruction": "Username", "action": "type"}})
-	cfg := srv.Config(model.ProviderOpenAI, taskAPIEnv)
-	b, err := runtimetest.Browser()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), AllowedOrigins: []string{site.URL}, Model: &cfg, HandoffClasses: []string{transport.PageLogin},
-		LookupEnv: func(k string) (string, bool) { return taskAPIKey, k == taskAPIEnv }})
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/"}); err != nil {
-		t.Fatal(err)
-	}
-	h := &hostedSession{rt: rt, srv: srv, events: make(chan transport.TaskEvent, 64)}
+	h := openHostedAt(t, site.URL, []string{transport.PageLogin}, modeltest.Step{Tool: "locate", Args: map[string]string{"instruction": "Username", "action": "type"}})
+	srv := h.srv
 	id := h.begin(t, transport.BeginTask{Task: taskOf("Sign in as alice")})
 	events := h.settled(t)
 	if e := events[len(events)-1]; e.Code != transport.CodeHandoffRequired || e.StoppedBy != transport.StopHandoff {
@@ -142,18 +132,8 @@ func TestHostedTaskStopsOnANavigationItDidNotMake(t *testing.T) {
 		}
 	}))
 	defer site.Close()
-	srv := modeltest.Start(t)
-	cfg := srv.Config(model.ProviderOpenAI, taskAPIEnv)
-	b, err := runtimetest.Browser()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt := runtimetest.OpenWith(t, runtimetest.Options{CDPURL: b.WebSocketURL(), AllowedOrigins: []string{site.URL}, Model: &cfg,
-		LookupEnv: func(k string) (string, bool) { return taskAPIKey, k == taskAPIEnv }})
-	if _, err := transport.Dispatch(bg, rt, transport.Navigate{URL: site.URL + "/"}); err != nil {
-		t.Fatal(err)
-	}
-	h := &hostedSession{rt: rt, srv: srv, events: make(chan transport.TaskEvent, 64)}
+	h := openHostedAt(t, site.URL, nil)
+	rt, srv := h.rt, h.srv
 	user := refFor(t, rt, "textbox", "Username")
 	hold := modeltest.NewHold()
 	srv.Script(modeltest.Step{Tool: "act", Args: map[string]string{"action": "type", "ref": user, "text": "alice"}, Hold: hold})

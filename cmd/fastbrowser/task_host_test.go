@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
@@ -184,13 +185,7 @@ func TestTaskHostLeaseExpires(t *testing.T) {
 // the call is cancelled, the model is never asked again, and the sealed accounting lists
 // the call as cancelled.
 func TestTaskHostCancelDuringModelCall(t *testing.T) {
-	site := runtimetest.Fixture()
-	defer site.Close()
-	hold := modeltest.NewHold()
-	srv := modeltest.Start(t,
-		modeltest.Step{Tool: "act", Args: map[string]string{"action": "type", "ref": "e5", "text": "hi"}, Hold: hold},
-		modeltest.Step{Tool: "act", Args: map[string]string{"action": "click", "ref": "e7"}},
-	)
+	site, srv, hold := heldTwoStepTask(t)
 	h := startTaskHost(t, site.URL, srv, "cancel")
 	h.until(t, "refreshed")
 	holdWithin(t, hold.Arrived(), "the first model call")
@@ -215,13 +210,7 @@ func TestTaskHostCancelDuringModelCall(t *testing.T) {
 // is cancelled, nothing is dispatched, the model is never asked again, and the sealed
 // accounting says a person stopped the task. The endpoint (a credential) is never printed.
 func TestTaskHostPersonAttaches(t *testing.T) {
-	site := runtimetest.Fixture()
-	defer site.Close()
-	hold := modeltest.NewHold()
-	srv := modeltest.Start(t,
-		modeltest.Step{Tool: "act", Args: map[string]string{"action": "type", "ref": "e5", "text": "hi"}, Hold: hold},
-		modeltest.Step{Tool: "act", Args: map[string]string{"action": "click", "ref": "e7"}},
-	)
+	site, srv, hold := heldTwoStepTask(t)
 	h := startTaskHost(t, site.URL, srv, "attach")
 	h.until(t, "refreshed")
 	holdWithin(t, hold.Arrived(), "the first model call")
@@ -246,6 +235,20 @@ func TestTaskHostPersonAttaches(t *testing.T) {
 	if printed := strings.Join(h.seen, "\n"); strings.Contains(printed, "/devtools/browser/") {
 		t.Errorf("the attach endpoint reached the host's output:\n%s", printed)
 	}
+}
+
+// heldTwoStepTask is the fixture site and a scripted model whose first answer (type into
+// the /form's Notes) is held until the test releases it; a second (click Sign in) follows.
+func heldTwoStepTask(t *testing.T) (*httptest.Server, *modeltest.Server, *modeltest.Hold) {
+	t.Helper()
+	site := runtimetest.Fixture()
+	t.Cleanup(site.Close)
+	hold := modeltest.NewHold()
+	srv := modeltest.Start(t,
+		modeltest.Step{Tool: "act", Args: map[string]string{"action": "type", "ref": "e5", "text": "hi"}, Hold: hold},
+		modeltest.Step{Tool: "act", Args: map[string]string{"action": "click", "ref": "e7"}},
+	)
+	return site, srv, hold
 }
 
 func holdWithin(t *testing.T, ch <-chan struct{}, what string) {

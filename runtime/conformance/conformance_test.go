@@ -66,7 +66,9 @@ func TestSuitePassesAgainstOurWorker(t *testing.T) {
 // masked-value-absent; one that answers a refused navigation as a success fails every check
 // whose denial reaches the worker through a redirect (the direct off-origin navigate is
 // refused by the runtime before any worker hears of it); one that reports a login page as
-// normal fails handoff-ends-batch; one that drops observe's budgets fails page-text-budgets.
+// normal fails handoff-ends-batch; one that drops observe's budgets fails page-text-budgets;
+// one that reloads the page before every read (keeping no state between batches) fails
+// one-context-three-batches.
 func TestSuiteFailsBrokenWorkers(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -77,6 +79,7 @@ func TestSuiteFailsBrokenWorkers(t *testing.T) {
 		{"ignore-denial", []string{conformance.CheckRedirectDenied, conformance.CheckEgressPostures, conformance.CheckBindingNarrowing}},
 		{"misclassify-login", []string{conformance.CheckHandoffEndsBatch}},
 		{"ignore-budgets", []string{conformance.CheckPageTextBudgets}},
+		{"reload-each-read", []string{conformance.CheckOneContext}},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			t.Parallel()

@@ -15,7 +15,7 @@ var (
 
 // BrokenWorker builds the conformance suite's deliberately broken worker
 // (runtime/conformance/testdata/brokenworker) once per test process, beside Binary, and
-// returns the worker command line for mode ("leak-receipt" or "ignore-denial"): it wraps
+// returns the worker command line for mode (one of brokenworker's modes): it wraps
 // the built binary's own worker.
 func BrokenWorker(mode string) (path string, args []string, err error) {
 	bin, err := Binary()

@@ -6,6 +6,8 @@
 //	ignore-denial      answers a navigate refused by the origin policy as if it had succeeded
 //	misclassify-login  reports a login page's class as normal (no handoff is ever seen)
 //	ignore-budgets     drops observe's maxNodes, maxDepth and maxTextChars before the worker sees them
+//	reload-each-read   reloads the page before every observe (a worker that keeps no page
+//	                   state between calls: each batch sees a new document)
 package main
 
 import (
@@ -16,11 +18,12 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"time"
 )
 
 func main() {
 	if len(os.Args) < 3 || !modes[os.Args[1]] {
-		fmt.Fprintln(os.Stderr, "usage: brokenworker leak-receipt|ignore-denial|misclassify-login|ignore-budgets WORKER ARGS...")
+		fmt.Fprintln(os.Stderr, "usage: brokenworker leak-receipt|ignore-denial|misclassify-login|ignore-budgets|reload-each-read WORKER ARGS...")
 		os.Exit(2)
 	}
 	mode := os.Args[1]
@@ -37,7 +40,7 @@ func main() {
 	if err := cmd.Start(); err != nil {
 		fail(err)
 	}
-	p := &proxy{mode: mode, requests: map[string]request{}}
+	p := &proxy{mode: mode, requests: map[string]request{}, reloaded: make(chan struct{}, 1)}
 	go func() {
 		p.forward(os.Stdin, in)
 		in.Close()
@@ -46,7 +49,10 @@ func main() {
 	_ = cmd.Wait()
 }
 
-var modes = map[string]bool{"leak-receipt": true, "ignore-denial": true, "misclassify-login": true, "ignore-budgets": true}
+var modes = map[string]bool{"leak-receipt": true, "ignore-denial": true, "misclassify-login": true, "ignore-budgets": true, "reload-each-read": true}
+
+// reloadID is the id of the reload the proxy itself sends; its answer is not passed on.
+const reloadID = "brokenworker-reload"
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "brokenworker:", err)
@@ -67,7 +73,8 @@ type proxy struct {
 	mode     string
 	mu       sync.Mutex
 	requests map[string]request
-	lastTab  string // the tab of the latest result, for a forged navigate answer
+	lastTab  string        // the tab of the latest result, for a forged navigate answer
+	reloaded chan struct{} // reload-each-read: the worker answered the proxy's reload
 }
 
 // forward copies request frames to the worker, remembering each.
@@ -84,10 +91,42 @@ func (p *proxy) forward(r io.Reader, w io.Writer) {
 			if p.mode == "ignore-budgets" && q.Op == "observe" {
 				line = withoutBudgets(line)
 			}
+			if p.mode == "reload-each-read" && q.Op == "observe" {
+				if !p.reload(line, w) {
+					return
+				}
+			}
 		}
 		if _, err := w.Write(append(line, '\n')); err != nil {
 			return
 		}
+	}
+}
+
+// reload sends the worker a reload of the tab observe reads (with the same context), and
+// waits for its answer before the observe goes on. False when the worker is gone.
+func (p *proxy) reload(observe []byte, w io.Writer) bool {
+	var frame map[string]any
+	if json.Unmarshal(observe, &frame) != nil {
+		return true
+	}
+	req := map[string]any{}
+	if r, ok := frame["request"].(map[string]any); ok && r["tab"] != nil {
+		req["tab"] = r["tab"]
+	}
+	frame["id"], frame["op"], frame["request"] = reloadID, "reload", req
+	b, err := json.Marshal(frame)
+	if err != nil {
+		return true
+	}
+	if _, err := w.Write(append(b, '\n')); err != nil {
+		return false
+	}
+	select {
+	case <-p.reloaded:
+		return true
+	case <-time.After(30 * time.Second): // the worker's navigation budget, and a margin
+		return false
 	}
 }
 
@@ -99,6 +138,10 @@ func (p *proxy) rewrite(r io.Reader, w io.Writer) {
 		line := sc.Bytes()
 		var frame map[string]any
 		if json.Unmarshal(line, &frame) == nil {
+			if frame["id"] == reloadID {
+				p.reloaded <- struct{}{}
+				continue
+			}
 			if b, ok := p.broken(frame); ok {
 				line = b
 			}
