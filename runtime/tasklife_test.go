@@ -274,7 +274,7 @@ func TestBeginTaskRefusals(t *testing.T) {
 // refreshed with true facts completes), and an account label that changes between
 // refreshes stops it with task_stale.
 func TestHostedTaskRefreshes(t *testing.T) {
-	for _, how := range []string{"renewed", "account", "regressing", "replayed", "future", "oldSample"} {
+	for _, how := range []string{"renewed", "account", "origin", "document", "regressing", "replayed", "future", "oldSample"} {
 		t.Run(how, func(t *testing.T) {
 			h := openHosted(t)
 			var mu sync.Mutex
@@ -304,6 +304,10 @@ func TestHostedTaskRefreshes(t *testing.T) {
 			switch how {
 			case "account":
 				facts.Account = "acct-2"
+			case "origin": // the host knows the page must be elsewhere
+				facts.Origin = "http://127.0.0.1:1"
+			case "document": // the host expects another document than the page shows
+				facts.Document = "doc-0000000000000000"
 			case "regressing":
 				facts.SampledAtMs = first - 1
 			case "replayed":
@@ -325,8 +329,8 @@ func TestHostedTaskRefreshes(t *testing.T) {
 				if sealed.Settlement != transport.SettlementComplete || len(h.srv.Requests()) != 2 {
 					t.Errorf("sealed %+v after %d model calls: want complete after 2", sealed, len(h.srv.Requests()))
 				}
-			default: // a changed account, or a sample that cannot be trusted
-				why := map[string]string{"account": "account label changed", "regressing": "not newer", "replayed": "not newer", "future": "from the future", "oldSample": "older than the lease"}[how]
+			default: // a changed account, a fact the page does not match, or a sample that cannot be trusted
+				why := map[string]string{"account": "account label changed", "origin": "not on the origin", "document": "not the document", "regressing": "not newer", "replayed": "not newer", "future": "from the future", "oldSample": "older than the lease"}[how]
 				if sealed.Error != nil && !strings.Contains(sealed.Error.Message, why) {
 					t.Errorf("task_stale says %q, want it to say %q", sealed.Error.Message, why)
 				}
