@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"os"
@@ -165,6 +166,13 @@ func TestMergeReports(t *testing.T) {
 		t.Fatalf("staging left behind: %v", left)
 	}
 
+	// --json is run --json's summary of the merged run.
+	js := runCLI(t, nil, "merge-reports", "--json", "--out", filepath.Join(t.TempDir(), "merged"), shard1, shard2, shard3)
+	var sum runSummary
+	if err := json.Unmarshal([]byte(js.stdout), &sum); err != nil || js.code != 1 || sum.Counts.Passed != 6 || sum.Counts.Failed != 1 || !slices.Equal(sum.Failed, []string{"s05"}) {
+		t.Fatalf("merge --json: exit %d %v %+v\n%s%s", js.code, err, sum, js.stdout, js.stderr)
+	}
+
 	// Refusals. Each must name what is wrong and write nothing.
 	other := t.TempDir() // the same suite but for file 3's bytes
 	for _, e := range []string{"s01", "s02", "s03", "s04", "s05", "s06", "s07"} {
@@ -218,6 +226,7 @@ func TestMergeReports(t *testing.T) {
 		{"not a shard's report", []string{shard1, noSuite, shard3}, "", []string{noSuite, "does not say which suite and shard"}},
 		{"foreign report", []string{shard1, foreign, shard3}, "", []string{filepath.Join(foreign, "report.json"), "not a fastbrowser report"}},
 		{"out is a shard", []string{shard1, shard2, shard3}, shard1, []string{"--out " + shard1 + " is one of the shard directories"}},
+		{"out not empty", []string{shard1, shard2, shard3}, foreign, []string{"--out " + foreign + " exists and is not empty"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.out
