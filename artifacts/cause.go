@@ -57,6 +57,8 @@ var causes = []struct {
 	{ErrMode, "its mode keeps out who the store writes for"},
 	{ErrBadID, "invalid id"},
 	{ErrBadKind, "unknown kind"},
+	{ErrMismatch, "its bytes do not match the recorded size and sha256"},
+	{ErrMissing, "the file is missing"},
 	{errStoreClosed, "the store is closed"},
 	{syscall.ENOSPC, "no space left on device"},
 	{syscall.EDQUOT, "disk quota exceeded"},

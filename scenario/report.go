@@ -30,14 +30,17 @@ const (
 
 // Report is report v1 (docs/scenarios.md, "Report v1").
 type Report struct {
-	Version    int              `json:"version"`
-	RunID      string           `json:"runId"`
-	Status     string           `json:"status"`
-	StartedAt  time.Time        `json:"startedAt"`
-	DurationMs int64            `json:"durationMs"`
-	Browser    BrowserInfo      `json:"browser"`
-	Cwd        string           `json:"cwd,omitempty"` // the run's absolute working directory: relative File paths resolve against it (replay)
-	Scenarios  []ScenarioReport `json:"scenarios"`
+	Version    int         `json:"version"`
+	RunID      string      `json:"runId"`
+	Status     string      `json:"status"`
+	StartedAt  time.Time   `json:"startedAt"`
+	DurationMs int64       `json:"durationMs"`
+	Browser    BrowserInfo `json:"browser"`
+	Cwd        string      `json:"cwd,omitempty"` // the run's absolute working directory: relative File paths resolve against it (replay)
+	// Suite says which suite `run` ran and which shard of it (suiteid.go; added in issue
+	// 29); absent in a replay's report.
+	Suite     *SuiteInfo       `json:"suite,omitempty"`
+	Scenarios []ScenarioReport `json:"scenarios"`
 }
 
 // BrowserInfo says which browser ran the scenarios and whether fastbrowser owned it.

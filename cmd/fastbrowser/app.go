@@ -25,6 +25,7 @@ func run(ctx context.Context, st *state, args []string) int {
 			runCommand(st),
 			validateCommand(st),
 			reportCommand(st),
+			mergeReportsCommand(st),
 			replayCommand(st),
 			serveCommand(st),
 			sessionCommand(st),

@@ -117,6 +117,12 @@ func runCommand(st *state) *cli.Command {
 				loaded = nil
 			}
 			rs := settingsOf(c, cfg)
+			// Every file of the suite, this shard's or not, so merge-reports can check the
+			// shards it is given are of one suite and make all of it.
+			rs.suite, err = scenario.DescribeSuite(files, sh, scenario.Selection{Grep: c.String("grep"), GrepInvert: c.String("grep-invert"), Projects: c.StringSlice("project")})
+			if err != nil {
+				return usageError("%v", err)
+			}
 			if rs.tls != nil && c.String("cdp-url") != "" {
 				return usageError("the run config's tls needs a browser fastbrowser launches (its egress proxy carries the trust); it does not go with --cdp-url")
 			}
@@ -154,10 +160,11 @@ func runCommand(st *state) *cli.Command {
 type runSettings struct {
 	jobs, retries int
 	config        string
-	traceFlag     string             // --trace, or the config's trace when not given
-	trace         scenario.TraceMode // traceFlag, checked
-	tls           *runtime.TLSTrust  // the run config's tls, read (nil: none)
-	profile       string             // --profile, absolute, held for the run ("": none)
+	traceFlag     string              // --trace, or the config's trace when not given
+	trace         scenario.TraceMode  // traceFlag, checked
+	tls           *runtime.TLSTrust   // the run config's tls, read (nil: none)
+	profile       string              // --profile, absolute, held for the run ("": none)
+	suite         *scenario.SuiteInfo // the suite and shard, recorded in report.json
 }
 
 func settingsOf(c *cli.Context, cfg *scenario.RunConfig) runSettings {
@@ -204,6 +211,7 @@ func runScenarios(c *cli.Context, st *state, loaded []*scenario.Loaded, out stri
 		fmt.Fprintln(ro.st.stdout, runHeader(len(loaded), rs.jobs, suite.Servers()))
 	}
 	rep := suite.Run(c.Context)
+	rep.Suite = rs.suite
 	reportPath, err := writeReports(out, rep, ro)
 	if err != nil {
 		return err
