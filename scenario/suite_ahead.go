@@ -25,10 +25,14 @@ type lookAhead struct {
 	mu      sync.Mutex
 	order   []*Loaded
 	started map[*Loaded]bool // run or skipped: nothing is opened ahead for it any more
-	next    *aheadSession    // the session opened ahead and not yet taken (nil: none)
-	crashes int              // browsers found dead so far (sessions opened before are stale)
-	ended   bool             // the run ended: nothing more is opened
-	wg      sync.WaitGroup   // opens and discards in flight
+	// first is where fill looks for the next scenario: every one in order[:first] started.
+	// Scenarios start (nearly) in order and never unstart, so the scan resumes there instead
+	// of rescanning the started ones: O(n) over a run, not O(n²).
+	first   int
+	next    *aheadSession  // the session opened ahead and not yet taken (nil: none)
+	crashes int            // browsers found dead so far (sessions opened before are stale)
+	ended   bool           // the run ended: nothing more is opened
+	wg      sync.WaitGroup // opens and discards in flight
 }
 
 // aheadSession is one session opened ahead for scenario l.
@@ -67,16 +71,13 @@ func (a *lookAhead) fill() {
 	if a.ended || a.next != nil || a.ctx.Err() != nil {
 		return
 	}
-	var l *Loaded
-	for _, c := range a.order {
-		if !a.started[c] {
-			l = c
-			break
-		}
+	for a.first < len(a.order) && a.started[a.order[a.first]] {
+		a.first++
 	}
-	if l == nil {
+	if a.first == len(a.order) {
 		return
 	}
+	l := a.order[a.first]
 	counted, ok := a.room()
 	if !ok {
 		return // a session closing still counts; its close fills again
