@@ -1,10 +1,13 @@
 package scenario
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -245,18 +248,57 @@ func (r *Report) WriteFile(path string) error {
 // WriteFileScrubbed is WriteFile with the JSON passed through scrub first (the run's secret
 // scrubber; nil writes it as it is), in mode's file mode (run --artifacts-mode).
 func (r *Report) WriteFileScrubbed(path string, scrub func([]byte) []byte, mode artifacts.Mode) error {
+	return writeAtomicStream(path, mode.File(), func(w io.Writer) error { return r.encodeScrubbed(w, scrub) })
+}
+
+// encodeScrubbed writes r as indented JSON one scenario at a time, each piece scrubbed on
+// its own (each is a whole JSON value, so no string spans two pieces): a run of a thousand
+// scenarios never holds its whole report.json, or a scrubbed copy of it, in memory. The
+// bytes are those one json.Encoder (two-space indent, no HTML escaping) would write.
+func (r *Report) encodeScrubbed(w io.Writer, scrub func([]byte) []byte) error {
+	if scrub == nil {
+		scrub = func(b []byte) []byte { return b }
+	}
+	head := *r
+	head.Scenarios = []ScenarioReport{} // Scenarios is the last field: its "[]" is where they go
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	if err := enc.Encode(&head); err != nil {
 		return err
 	}
-	data := buf.Bytes()
-	if scrub != nil {
-		data = scrub(data)
+	// The head is scrubbed whole (valid JSON, so ScrubJSON reads its strings decoded), then
+	// opened where the scenarios go.
+	const tail = "[]\n}\n"
+	headJSON := scrub(buf.Bytes())
+	if len(r.Scenarios) == 0 {
+		_, err := w.Write(headJSON)
+		return err
 	}
-	return WriteOutputFile(path, data, mode)
+	if !bytes.HasSuffix(headJSON, []byte(tail)) {
+		return errors.New("report: the scenarios are not the report's last field")
+	}
+	if _, err := w.Write(append(headJSON[:len(headJSON)-len(tail):len(headJSON)-len(tail)], "[\n"...)); err != nil {
+		return err
+	}
+	enc.SetIndent("    ", "  ")
+	for i := range r.Scenarios {
+		buf.Reset()
+		buf.WriteString("    ")
+		if err := enc.Encode(&r.Scenarios[i]); err != nil {
+			return err
+		}
+		piece := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+		sep := ",\n"
+		if i == len(r.Scenarios)-1 {
+			sep = "\n  ]\n}\n"
+		}
+		if _, err := w.Write(append(scrub(piece), sep...)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WritePrivateFile writes a run output (report.json, junit.xml, report.html) atomically —
@@ -270,6 +312,37 @@ func WritePrivateFile(path string, data []byte) error {
 // agent of the owner's group can read the run's outputs.
 func WriteOutputFile(path string, data []byte, mode artifacts.Mode) error {
 	return writeAtomic(path, data, mode.File())
+}
+
+// writeAtomicStream is writeAtomic for content written by write through a buffer, so a
+// large file is never whole in memory.
+func writeAtomicStream(path string, perm os.FileMode, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	bw := bufio.NewWriterSize(tmp, 64<<10)
+	err = tmp.Chmod(perm)
+	if err == nil {
+		err = write(bw)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// WriteOutputStream is WriteOutputFile for content written by write (through a buffer, never
+// whole in memory): atomically, in mode's file mode whatever the umask.
+func WriteOutputStream(path string, mode artifacts.Mode, write func(io.Writer) error) error {
+	return writeAtomicStream(path, mode.File(), write)
 }
 
 // writeAtomic writes data to path as a temporary file in the same directory with perm,

@@ -14,6 +14,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/scenario/reportview"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 // maxReportBytes bounds what `report` reads: a report is metadata (evidence bytes live in
@@ -107,6 +108,6 @@ func loadReportFile(path string) (*scenario.Report, error) {
 
 // writeHTMLReport writes outDir/report.html for a run whose evidence is in outDir/artifacts;
 // `run` calls it next to report.json, with its secret scrubber and --artifacts-mode.
-func writeHTMLReport(outDir string, rep *scenario.Report, scrub func([]byte) []byte, mode artifacts.Mode) error {
+func writeHTMLReport(outDir string, rep *scenario.Report, scrub *secrets.Set, mode artifacts.Mode) error {
 	return reportview.WriteHTMLFile(filepath.Join(outDir, "report.html"), rep, filepath.Join(outDir, "artifacts"), scrub, mode)
 }

@@ -60,7 +60,7 @@ func writeReports(out string, rep *scenario.Report, ro *runOutput) (string, erro
 	if err := junit.WriteFile(filepath.Join(out, "junit.xml"), rep, set.ScrubBytes, ro.mode); err != nil {
 		return "", exitWith(exitFailed, "cannot write %s", filepath.Join(out, "junit.xml"))
 	}
-	if err := writeHTMLReport(out, rep, set.ScrubBytes, ro.mode); err != nil {
+	if err := writeHTMLReport(out, rep, set, ro.mode); err != nil {
 		return "", exitWith(exitFailed, "cannot write %s", filepath.Join(out, "report.html"))
 	}
 	return reportPath, nil

@@ -1,12 +1,12 @@
 package reportview
 
 import (
-	"bytes"
 	"io"
 	"path/filepath"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/scenario"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 // HTML renders rep as one self-contained HTML page. Evidence files are read from
@@ -33,18 +33,21 @@ func relativeBase(htmlPath, artifactsDir string) string {
 	return filepath.ToSlash(rel)
 }
 
-// WriteHTMLFile renders rep to memory, passes the page through scrub (the caller's secret
-// scrubber; nil means none) and writes it to path atomically, in mode's file mode (0600
-// private, 0640 group) whatever the umask: a half-written or world-readable page could leak
-// what the scrubber is there to hide.
-func WriteHTMLFile(path string, rep *scenario.Report, artifactsDir string, scrub func([]byte) []byte, mode artifacts.Mode) error {
-	var buf bytes.Buffer
-	if err := page().Execute(&buf, buildPage(rep, artifactsDir, relativeBase(path, artifactsDir))); err != nil {
-		return err
-	}
-	out := buf.Bytes()
-	if scrub != nil {
-		out = scrub(out)
-	}
-	return scenario.WriteOutputFile(path, out, mode)
+// WriteHTMLFile renders rep straight to a buffered file, through secrets' streaming
+// scrubber (the run's secrets; nil means none), and writes it to path atomically, in mode's
+// file mode (0600 private, 0640 group) whatever the umask: a half-written or world-readable
+// page could leak what the scrubber is there to hide. The page is never whole in memory (a
+// run of a thousand scenarios makes a large one).
+func WriteHTMLFile(path string, rep *scenario.Report, artifactsDir string, scrub *secrets.Set, mode artifacts.Mode) error {
+	data := buildPage(rep, artifactsDir, relativeBase(path, artifactsDir))
+	return scenario.WriteOutputStream(path, mode, func(w io.Writer) error {
+		if scrub == nil || scrub.Len() == 0 {
+			return page().Execute(w, data)
+		}
+		sw := scrub.Writer(w)
+		if err := page().Execute(sw, data); err != nil {
+			return err
+		}
+		return sw.Flush()
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
 func render(t *testing.T, dir string, rep *scenario.Report) string {
@@ -144,7 +145,10 @@ func TestWriteHTMLFile(t *testing.T) {
 	dir := t.TempDir()
 	rep := failingReport(t, dir, "the password hunter2 leaked")
 	out := filepath.Join(dir, "report.html")
-	scrub := func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("hunter2"), []byte("[REDACTED]")) }
+	scrub := secrets.New()
+	if err := scrub.Add("hunter2"); err != nil {
+		t.Fatal(err)
+	}
 	// The strictest umask: the file must still come out 0600, not 0000.
 	old := syscall.Umask(0o777)
 	err := WriteHTMLFile(out, rep, dir, scrub, artifacts.ModePrivate)
@@ -160,7 +164,7 @@ func TestWriteHTMLFile(t *testing.T) {
 		t.Fatalf("mode %v, want 0600", fi.Mode().Perm())
 	}
 	b, _ := os.ReadFile(out)
-	if bytes.Contains(b, []byte("hunter2")) || !bytes.Contains(b, []byte("[REDACTED]")) {
+	if bytes.Contains(b, []byte("hunter2")) || !bytes.Contains(b, []byte(secrets.Mask)) {
 		t.Fatal("the scrubber was not applied")
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".report-*")); len(left) != 0 {
