@@ -23,3 +23,6 @@ require (
 	github.com/tidwall/pretty v1.3.0 // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
 )
+
+// A copy of v6.0.3 whose package init is done on first use (transport/internal/third_party/jsonschema/FASTBROWSER.md).
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./transport/internal/third_party/jsonschema
