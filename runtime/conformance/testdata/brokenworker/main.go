@@ -19,6 +19,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/fastbrowser/fastbrowser/budgets"
 )
 
 func main() {
@@ -125,7 +127,7 @@ func (p *proxy) reload(observe []byte, w io.Writer) bool {
 	select {
 	case <-p.reloaded:
 		return true
-	case <-time.After(30 * time.Second): // the worker's navigation budget, and a margin
+	case <-time.After(budgets.Navigation().Ceiling + budgets.ClientMargin): // the reload's own bound, and the margin a client gives it
 		return false
 	}
 }
