@@ -17,6 +17,13 @@ import (
 // SHA-256): edited, truncated or swapped since it was committed.
 var ErrMismatch = errors.New("its bytes do not match the recorded size and sha256")
 
+// ErrSizeMismatch and ErrHashMismatch say which of the two did not match; each is an
+// ErrMismatch (errors.Is).
+var (
+	ErrSizeMismatch = fmt.Errorf("size: %w", ErrMismatch)
+	ErrHashMismatch = fmt.Errorf("sha256: %w", ErrMismatch)
+)
+
 // ErrMissing: no file where a Meta says its artifact was committed.
 var ErrMissing = errors.New("no artifact file at its recorded path")
 
@@ -25,7 +32,7 @@ var ErrMissing = errors.New("no artifact file at its recorded path")
 // a clean relative Path of the store's layout (session/run/file), no symlink below root, a
 // regular file of exactly m.Bytes (within its kind's limit) whose SHA-256 is m.SHA256. It
 // never follows a symlink and never reads more than m.Bytes. merge-reports uses it before it
-// commits a copy to a store of its own.
+// commits a copy to a store of its own; report.html before it embeds or summarises evidence.
 func ReadCommitted(root string, m Meta) ([]byte, error) {
 	info, ok := kinds[m.Kind]
 	if !ok {
@@ -77,9 +84,11 @@ func ReadCommitted(root string, m Meta) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("artifacts: %s: %w", m.Path, err)
 	}
-	got := sha256.Sum256(data)
-	if int64(len(data)) != m.Bytes || !bytes.Equal(got[:], want) {
-		return nil, fmt.Errorf("artifacts: %s: %w", m.Path, ErrMismatch)
+	if int64(len(data)) != m.Bytes {
+		return nil, fmt.Errorf("artifacts: %s: %w", m.Path, ErrSizeMismatch)
+	}
+	if got := sha256.Sum256(data); !bytes.Equal(got[:], want) {
+		return nil, fmt.Errorf("artifacts: %s: %w", m.Path, ErrHashMismatch)
 	}
 	return data, nil
 }

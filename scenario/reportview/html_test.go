@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/scenario"
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/secrets"
@@ -114,7 +115,7 @@ func TestHTMLRefusesUnverifiedEvidence(t *testing.T) {
 			rep.Scenarios[1].Operations[2].Evidence[0].Path = "sess//run1/a1.png"
 		},
 		"too large": func(t *testing.T, dir string, rep *scenario.Report) {
-			rep.Scenarios[1].Operations[2].Evidence[0].Bytes = maxPNGBytes + 1
+			rep.Scenarios[1].Operations[2].Evidence[0].Bytes = budgets.ScreenshotBytes + 1 // the screenshot kind's limit
 		},
 		"not a png": func(t *testing.T, dir string, rep *scenario.Report) {
 			// A verified file of the wrong format must still not become an image URI.
