@@ -26,7 +26,8 @@ type manyServe struct {
 	mu    sync.Mutex
 	next  int
 	waits map[string]chan map[string]any
-	log   *serveLog // serve's debug log (startManyServeLogged), else nil
+	log   *serveLog     // serve's debug log (startManyServeLogged), else nil
+	read  chan struct{} // closed when serve's stdout has been read to its end
 }
 
 // serveLog collects serve's debug log line by line as it is written, so a test waits for a
@@ -89,6 +90,25 @@ func (l *serveLog) waitFor(want string, within time.Duration) error {
 	}
 }
 
+// waitForEnd waits until serve's stderr has been read to its end, or within has passed.
+func (l *serveLog) waitForEnd(within time.Duration) error {
+	timer := time.NewTimer(within)
+	defer timer.Stop()
+	for {
+		l.mu.Lock()
+		eof, wake := l.eof, l.wake
+		l.mu.Unlock()
+		if eof {
+			return nil
+		}
+		select {
+		case <-wake:
+		case <-timer.C:
+			return fmt.Errorf("serve's log did not end within %s", within)
+		}
+	}
+}
+
 func startManyServe(t testing.TB, args ...string) *manyServe {
 	t.Helper()
 	return launchManyServe(t, false, args...)
@@ -118,7 +138,7 @@ func launchManyServe(t testing.TB, debug bool, args ...string) *manyServe {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &manyServe{t: t, cmd: cmd, in: in, waits: map[string]chan map[string]any{}}
+	s := &manyServe{t: t, cmd: cmd, in: in, waits: map[string]chan map[string]any{}, read: make(chan struct{})}
 	if debug {
 		s.log = newServeLog(stderr)
 	}
@@ -128,6 +148,7 @@ func launchManyServe(t testing.TB, debug bool, args ...string) *manyServe {
 		t.Fatalf("no ready frame: %q", lines.Text())
 	}
 	go func() {
+		defer close(s.read)
 		for lines.Scan() {
 			var f map[string]any
 			if json.Unmarshal(lines.Bytes(), &f) != nil {
@@ -147,20 +168,33 @@ func launchManyServe(t testing.TB, debug bool, args ...string) *manyServe {
 	return s
 }
 
-// stop ends serve by ending its input (which closes every session) and waits for it.
+// stop ends serve by ending its input (which closes every session) and waits for it. Wait
+// closes serve's pipes, so it comes only after their readers reached the end (os/exec: a
+// Wait before the reads are done can cut them short).
 func (s *manyServe) stop() {
 	s.once.Do(func() {
 		s.in.Close()
-		done := make(chan error, 1)
-		go func() { done <- s.cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				s.t.Errorf("serve exited: %v", err)
+		bound := time.NewTimer(30 * time.Second)
+		defer bound.Stop()
+		logRead := make(chan struct{})
+		go func() {
+			if s.log != nil {
+				_ = s.log.waitForEnd(30 * time.Second)
 			}
-		case <-time.After(30 * time.Second):
-			_ = s.cmd.Process.Kill()
-			s.t.Error("serve did not exit after its input ended")
+			close(logRead)
+		}()
+		for _, read := range []chan struct{}{s.read, logRead} {
+			select {
+			case <-read:
+			case <-bound.C:
+				_ = s.cmd.Process.Kill()
+				s.t.Error("serve did not close its output after its input ended")
+				_ = s.cmd.Wait()
+				return
+			}
+		}
+		if err := s.cmd.Wait(); err != nil {
+			s.t.Errorf("serve exited: %v", err)
 		}
 	})
 }
