@@ -58,7 +58,7 @@ var tools = []tool{
 	{name: "browser_act", op: transport.OpAct, page: true,
 		description: "One action on one element, by ref from browser_observe or by locator (role and name, text, label, placeholder, …): click, dblclick, hover, focus, blur, type, fill, clear, select, check, uncheck, press, upload, dragTo, scrollIntoView. A ref from an earlier document is refused (stale_document), never acted on. text is a literal: type a secret with browser_type_secret.",
 		narrow: func(s *jsonschema.Schema, _ Options) {
-			if p := s.Properties["text"]; p != nil {
+			if _, ok := s.Properties["text"]; ok {
 				s.Properties["text"] = &jsonschema.Schema{Type: "string", Description: "literal text for type and fill; a secret is typed with browser_type_secret"}
 			}
 		},
