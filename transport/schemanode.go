@@ -27,6 +27,9 @@ type schemaNode struct {
 	AllOf                []*schemaNode `json:"allOf,omitempty"`
 	If                   *schemaNode   `json:"if,omitempty"`
 	Then                 *schemaNode   `json:"then,omitempty"`
+	// Defs is set only on the root of a schema that stands alone (RequestSchema); the
+	// protocol schema keeps its definitions on schemaDoc.
+	Defs map[string]*schemaNode `json:"$defs,omitempty"`
 }
 
 // property is one named member of properties.

@@ -28,6 +28,7 @@ func run(ctx context.Context, st *state, args []string) int {
 			mergeReportsCommand(st),
 			replayCommand(st),
 			serveCommand(st),
+			mcpCommand(st),
 			sessionCommand(st),
 			workerCommand(st),
 			fixtureCommand(st),

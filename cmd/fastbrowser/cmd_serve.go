@@ -3,11 +3,9 @@ package main
 import (
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/registry"
 	"github.com/fastbrowser/fastbrowser/scenario"
@@ -50,40 +48,25 @@ func serveSession(c *cli.Context, st *state, set **secrets.Set) error {
 	if err := checkBrowserFlags(c); err != nil {
 		return err
 	}
-	opts := runtimeOptions(c, st, c.StringSlice("allowed-origin"))
 	// Every session gets the model: the one serve opens, and each one a
 	// multi-session host opens (registry copies opts).
 	m, err := modelFromFlags(c)
 	if err != nil {
 		return err
 	}
-	opts.Model = m
-	if opts.WebRTC = c.String("webrtc"); opts.WebRTC != runtime.WebRTCBlock && opts.WebRTC != runtime.WebRTCAllow {
+	webrtc := c.String("webrtc")
+	if webrtc != runtime.WebRTCBlock && webrtc != runtime.WebRTCAllow {
 		return usageError("--webrtc must be \"block\" or \"allow\"")
 	}
-	if *set, err = serveSecrets(c, st); err != nil {
-		return err
-	}
-	var flush func()
-	opts.Secrets = *set
-	opts.Log, flush = scrubbedLog(opts.Log, *set)
-	defer flush()
-	if dir := c.String("artifacts"); dir != "" {
-		session := scenario.NewRunID(time.Now()) // unique and path-safe
-		store, err := artifacts.Open(dir, "serve-"+session)
-		if err != nil {
-			return dirRefused("--artifacts", dir, "fastbrowser-artifacts", err)
-		}
-		defer store.Close()
-		opts.Evidence = &runtime.EvidenceOptions{Store: store, RunID: session, Owner: "serve", OnFailure: true}
-	}
-	session, err := serveConfig(c)
+	opts, done, err := sessionTemplate(c, st, c.StringSlice("allowed-origin"), "serve", set)
 	if err != nil {
 		return err
 	}
-	binding := c.StringSlice("binding-origin")
-	if len(binding) == 0 && session != nil {
-		binding = session.BindingOrigins
+	defer done()
+	opts.Model, opts.WebRTC = m, webrtc
+	binding, session, err := hostBinding(c)
+	if err != nil {
+		return err
 	}
 	if len(binding) > 0 {
 		if len(c.StringSlice("allowed-origin")) > 0 {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/registry"
-	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/wire"
 )
 
@@ -16,17 +15,11 @@ import (
 // opened by a task with openSession and named with its task in every later frame. session is
 // the --config file's session block (nil: the budgets' defaults and ceilings).
 func serveMany(c *cli.Context, st *state, opts runtime.Options, binding []string, session *registry.Config) error {
-	alloc := runtime.NewLaunchAllocator(runtime.LaunchOptions(opts, false))
-	if opts.CDPURL != "" {
-		alloc = runtime.NewAttachAllocator(opts.CDPURL)
-	}
-	defer alloc.Close()
-	opts.Allocator = alloc
-	host, err := registry.New(registry.Options{Binding: binding, Session: opts, Config: session, OnEnd: logSessionEnd(opts.Log)})
+	host, closeHost, err := openHost("serve", opts, binding, session)
 	if err != nil {
-		return usageError("--binding-origin: %s", transport.AsOperationError("", err).Message)
+		return err
 	}
-	defer host.Close()
+	defer closeHost()
 	err = wire.Serve(c.Context, st.stdin, st.stdout, host, wire.ServerOptions{SessionLanes: true})
 	if err != nil {
 		return servingError{exitWith(exitFailed, "serve: %v", err)}
@@ -37,11 +30,11 @@ func serveMany(c *cli.Context, st *state, opts runtime.Options, binding []string
 // logSessionEnd writes each session's end to the debug log (FASTBROWSER_DEBUG, scrubbed):
 // an idle expiry happens with no request in flight, so without it nothing shows when a
 // session ended, and a request sent to find out would renew the session instead.
-func logSessionEnd(log io.Writer) func(session, why string) {
+func logSessionEnd(name string, log io.Writer) func(session, why string) {
 	if log == nil {
 		return nil
 	}
 	return func(session, why string) {
-		fmt.Fprintf(log, "fastbrowser serve: session %s ended: %s\n", session, why)
+		fmt.Fprintf(log, "fastbrowser %s: session %s ended: %s\n", name, session, why)
 	}
 }

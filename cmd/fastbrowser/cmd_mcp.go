@@ -1,0 +1,71 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/fastbrowser/fastbrowser/runtime"
+	"github.com/fastbrowser/fastbrowser/runtime/mcpserver"
+	"github.com/fastbrowser/fastbrowser/transport/secrets"
+)
+
+// mcpCommand is `fastbrowser mcp`: the multi-session host that `serve --binding-origin`
+// builds, spoken to as a Model Context Protocol server on stdin/stdout (docs/mcp.md).
+// stdout carries MCP's JSON-RPC alone; every log goes to stderr, scrubbed.
+func mcpCommand(st *state) *cli.Command {
+	return &cli.Command{
+		Name:  "mcp",
+		Usage: "serve browser sessions to an agent host as an MCP server on stdin/stdout (docs/mcp.md)",
+		UsageText: "fastbrowser mcp --binding-origin ORIGIN ... [--browser PATH | --cdp-url URL] [--headed]\n" +
+			"                [--secret-env NAME ...] [--artifacts DIR] [--config FILE]",
+		Flags: append(browserFlags(),
+			&cli.StringSliceFlag{Name: "binding-origin", Usage: "exact origin the server's sessions may be opened on (repeat; required: there is no default; \"*\" explicitly for any http/https origin); each browser_open narrows it"},
+			secretEnvFlag,
+			&cli.StringFlag{Name: "artifacts", Usage: "private evidence store `DIR` (0700): failure evidence of the sessions' operations"},
+			&cli.StringFlag{Name: "config", Usage: "config `FILE` (fastbrowser.json) whose \"session\" block sets the binding (--binding-origin wins), idle and request timeouts, page_text budgets and ceilings; see docs/scenarios.md \"Session config\""},
+		),
+		// A flag the parser refuses is exit 2 with the message on stderr: urfave/cli would
+		// print the help on stdout, which is the MCP channel.
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageError("mcp: %v", err) },
+		Action: func(c *cli.Context) error {
+			var set *secrets.Set
+			err := serveMCP(c, st, &set)
+			if ee, ok := err.(*exitError); ok && set != nil {
+				ee.msg = set.Scrub(ee.msg) // stderr is a log too
+			}
+			return err
+		},
+	}
+}
+
+func serveMCP(c *cli.Context, st *state, set **secrets.Set) error {
+	if err := checkBrowserFlags(c); err != nil {
+		return err
+	}
+	binding, session, err := hostBinding(c)
+	if err != nil {
+		return err
+	}
+	if len(binding) == 0 {
+		// Deny by default: no binding is no origin, and "*" is only ever said outright.
+		return usageError("mcp needs --binding-origin ORIGIN (repeat; \"*\" explicitly for any http/https origin), or a --config whose session block has bindingOrigins")
+	}
+	opts, done, err := sessionTemplate(c, st, nil, "mcp", set)
+	if err != nil {
+		return err
+	}
+	defer done()
+	opts.WebRTC = runtime.WebRTCBlock
+	host, closeHost, err := openHost("mcp", opts, binding, session)
+	if err != nil {
+		return err
+	}
+	defer closeHost()
+	srv, err := mcpserver.New(host, mcpserver.Options{Version: version, SecretNames: c.StringSlice(secretEnvFlag.Name), Secrets: *set})
+	if err != nil {
+		return exitWith(exitFailed, "mcp: %v", err)
+	}
+	if err := srv.Serve(c.Context, st.stdin, st.stdout); err != nil && c.Context.Err() == nil {
+		return exitWith(exitFailed, "mcp: %v", err)
+	}
+	return nil
+}
