@@ -156,7 +156,13 @@ async function main() {
   const egress = `${fixture}/egress/redirect?to=${encodeURIComponent(opt.canary)}`;
   const redirected = await refused("browser_navigate", { session, url: egress });
   check(redirected.code === "egress_denied", `navigate to ${egress}: ${redirected.code}, want egress_denied`);
-  done(`the canary named: ${direct.code}; reached by a redirect: ${redirected.code}`);
+  // A link on a fixture page to the canary (opening a new tab), clicked by its ref.
+  await ok("browser_navigate", { session, url: `${fixture}/egress/blank-noopener?to=${encodeURIComponent(opt.canary)}` });
+  const link = ref((await ok("browser_observe", { session })).text, "link", "Open noopener");
+  const clicked = await refused("browser_act", { session, action: "click", target: { ref: link } });
+  check(clicked.code === "egress_denied" && clicked.blocked?.some((b) => b.origin === opt.canary),
+    `click a link to the canary: ${clicked.code} blocking ${JSON.stringify(clicked.blocked)}, want egress_denied blocking ${opt.canary}`);
+  done(`the canary named: ${direct.code}; reached by a redirect: ${redirected.code}; by a link clicked: ${clicked.code}`);
 
   step = "stale ref";
   await ok("browser_navigate", { session, url: `${fixture}/shop/orders` });
