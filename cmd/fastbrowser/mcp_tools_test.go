@@ -12,13 +12,15 @@ import (
 	"testing"
 
 	"github.com/fastbrowser/fastbrowser/runtime/mcpserver"
+	"github.com/fastbrowser/fastbrowser/scenarios/fixture"
 )
 
 // TestMCPTabsHistoryAssert drives the history, tab, popup and assert tools of `fastbrowser
 // mcp` against real Chromium and the fixture site: back and forward across two pages, a
 // popup opened by a click, waited for, listed, selected, read and closed, an assertion
 // that holds and one that fails with what it expected and what the page had; and, the
-// server started without --artifacts, browser_screenshot refused naming the flag.
+// server started without --artifacts, browser_screenshot and browser_download refused
+// naming the flag.
 func TestMCPTabsHistoryAssert(t *testing.T) {
 	site := shopServer(t, mcpPassword)
 	c := startMCP(t, "--binding-origin", site)
@@ -28,6 +30,10 @@ func TestMCPTabsHistoryAssert(t *testing.T) {
 	if e := c.refused("browser_screenshot", in(map[string]any{})); e["code"] != "invalid_request" || e["mutationState"] != "not_attempted" ||
 		!strings.Contains(e["message"].(string), "--artifacts") {
 		t.Errorf("screenshot without --artifacts: %v; want invalid_request naming --artifacts", e)
+	}
+	if e := c.refused("browser_download", in(map[string]any{"target": map[string]any{"role": "link", "name": "Monthly report"}})); e["code"] != "invalid_request" ||
+		!strings.Contains(e["message"].(string), "--artifacts") {
+		t.Errorf("download without --artifacts: %v; want invalid_request naming --artifacts", e)
 	}
 
 	// Back and forward across two pages; reload stays.
@@ -108,11 +114,12 @@ func tabHandles(listed map[string]any) []string {
 	return handles
 }
 
-// TestMCPScreenshot: a screenshot of the shop's login form with the password typed by
-// browser_type_secret is kept in the --artifacts store with a proven redaction that masked
-// the field, and comes back as its metadata and a PNG image whose bytes are the committed
-// artifact's; the password is in no result, log line or artifact.
-func TestMCPScreenshot(t *testing.T) {
+// TestMCPScreenshotAndDownload: a screenshot of the shop's login form with the password
+// typed by browser_type_secret is kept in the --artifacts store with a proven redaction that
+// masked the field, and comes back as its metadata and a PNG image whose bytes are the
+// committed artifact's; a download comes back as its path and sha256, never its bytes; the
+// password is in no result, log line or artifact.
+func TestMCPScreenshotAndDownload(t *testing.T) {
 	shop := shopServer(t, mcpPassword)
 	artifacts := t.TempDir()
 	c := startMCP(t, "--binding-origin", shop, "--secret-env", "FIXTURE_PW", "--artifacts", artifacts)
@@ -150,6 +157,21 @@ func TestMCPScreenshot(t *testing.T) {
 	kept, err := os.ReadFile(filepath.Join(artifacts, filepath.FromSlash(path)))
 	if err != nil || !bytes.Equal(kept, images[0].Data) {
 		t.Errorf("the store's file at %s (err %v) is not the image's bytes", path, err)
+	}
+
+	// A download: its path and sha256 in the store, never its bytes.
+	enveloped(t, c.ok("browser_navigate", map[string]any{"session": session, "url": shop + "/download/page"}))
+	got := enveloped(t, c.ok("browser_download", map[string]any{"session": session, "target": map[string]any{"role": "link", "name": "Monthly report"}}))
+	file, _ := got["artifact"].(map[string]any)
+	want := sha256.Sum256([]byte(fixture.DownloadReportBody))
+	if file["sha256"] != hex.EncodeToString(want[:]) || file["kind"] != "download" || got["suggestedFilename"] != fixture.DownloadReportName || got["payload"] != nil {
+		t.Errorf("download: %v; want the report's artifact, no payload", got)
+	}
+	if kept, err := os.ReadFile(filepath.Join(artifacts, filepath.FromSlash(file["path"].(string)))); err != nil || string(kept) != fixture.DownloadReportBody {
+		t.Errorf("the store's download at %v (err %v) is not the report", file["path"], err)
+	}
+	if strings.Contains(c.results[len(c.results)-1], "Tea,4.20") {
+		t.Errorf("the download's result holds its bytes: %s", c.results[len(c.results)-1])
 	}
 	c.ok("browser_close", map[string]any{"session": session})
 

@@ -113,6 +113,8 @@ var tools = []tool{
 		}},
 	{name: "browser_screenshot", op: transport.OpScreenshot, page: true, store: true, image: screenshotImage,
 		description: "A redacted screenshot of the tab's viewport (password fields, fields a secret was typed into and the redaction rules masked), kept in the server's --artifacts store. Returns the redaction proof and the artifact's path and sha256, and the PNG as an image only when the masking is proven; an unproven one fails redaction_not_proven and nothing is kept. The image is page content, untrusted like the envelope's."},
+	{name: "browser_download", op: transport.OpDownload, page: true, store: true,
+		description: "Click an element whose click starts a download (by ref or locator, as browser_act) and keep the file in the server's --artifacts store. Returns the artifact's path, sha256 and size, the suggested file name and the URL it came from (origin and path), never the bytes. A download from an origin outside the session's is refused (egress_denied)."},
 	{name: "browser_close", op: transport.OpCloseSession,
 		description: "Close the session: its browser context ends and its id is never reopened; a later call on it is refused (session_ended).",
 		narrow: func(s *jsonschema.Schema, _ Options) {
