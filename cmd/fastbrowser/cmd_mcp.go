@@ -20,7 +20,7 @@ func mcpCommand(st *state) *cli.Command {
 		Flags: append(browserFlags(),
 			&cli.StringSliceFlag{Name: "binding-origin", Usage: "exact origin the server's sessions may be opened on (repeat; required: there is no default; \"*\" explicitly for any http/https origin); each browser_open narrows it"},
 			secretEnvFlag,
-			&cli.StringFlag{Name: "artifacts", Usage: "private evidence store `DIR` (0700): failure evidence of the sessions' operations"},
+			&cli.StringFlag{Name: "artifacts", Usage: "private evidence store `DIR` (0700): failure evidence of the sessions' operations, and browser_screenshot's screenshots (the tool is refused without it)"},
 			&cli.StringFlag{Name: "config", Usage: "config `FILE` (fastbrowser.json) whose \"session\" block sets the binding (--binding-origin wins), idle and request timeouts, page_text budgets and ceilings; see docs/scenarios.md \"Session config\""},
 		),
 		// A flag the parser refuses is exit 2 with the message on stderr: urfave/cli would
@@ -60,7 +60,7 @@ func serveMCP(c *cli.Context, st *state, set **secrets.Set) error {
 		return err
 	}
 	defer closeHost()
-	srv, err := mcpserver.New(host, mcpserver.Options{Version: version, SecretNames: c.StringSlice(secretEnvFlag.Name), Secrets: *set})
+	srv, err := mcpserver.New(host, mcpserver.Options{Version: version, SecretNames: c.StringSlice(secretEnvFlag.Name), Secrets: *set, Artifacts: c.String("artifacts")})
 	if err != nil {
 		return exitWith(exitFailed, "mcp: %v", err)
 	}

@@ -67,27 +67,48 @@ func startMCP(t *testing.T, args ...string) *mcpClient {
 // call calls a tool and returns its structured content and whether it is an error.
 func (c *mcpClient) call(name string, args map[string]any) (map[string]any, bool) {
 	c.t.Helper()
+	out, isErr, images := c.callWithImages(name, args)
+	if len(images) != 0 {
+		c.t.Fatalf("%s: %d images besides the JSON text, want none", name, len(images))
+	}
+	return out, isErr
+}
+
+// callWithImages is call for a tool that may add images after its one JSON text.
+func (c *mcpClient) callWithImages(name string, args map[string]any) (map[string]any, bool, []*mcp.ImageContent) {
+	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		c.t.Fatalf("%s: %v", name, err)
 	}
-	if len(res.Content) != 1 {
-		c.t.Fatalf("%s: %d content items, want the one JSON text", name, len(res.Content))
+	if len(res.Content) == 0 {
+		c.t.Fatalf("%s: no content, want the one JSON text", name)
 	}
-	text := res.Content[0].(*mcp.TextContent).Text
-	c.results = append(c.results, text)
+	text, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		c.t.Fatalf("%s: content item 0 is %T, want the JSON text", name, res.Content[0])
+	}
+	var images []*mcp.ImageContent
+	for i, item := range res.Content[1:] {
+		img, ok := item.(*mcp.ImageContent)
+		if !ok {
+			c.t.Fatalf("%s: content item %d is %T, want an image after the JSON text", name, i+1, item)
+		}
+		images = append(images, img)
+	}
+	c.results = append(c.results, text.Text)
 	var out map[string]any
-	if err := json.Unmarshal([]byte(text), &out); err != nil {
-		c.t.Fatalf("%s: text content is not JSON: %v\n%s", name, err, text)
+	if err := json.Unmarshal([]byte(text.Text), &out); err != nil {
+		c.t.Fatalf("%s: text content is not JSON: %v\n%s", name, err, text.Text)
 	}
 	sc, _ := json.Marshal(res.StructuredContent)
 	var structured map[string]any
 	if json.Unmarshal(sc, &structured) != nil || !jsonEqual(structured, out) {
-		c.t.Errorf("%s: structuredContent %s differs from the text %s", name, sc, text)
+		c.t.Errorf("%s: structuredContent %s differs from the text %s", name, sc, text.Text)
 	}
-	return out, res.IsError
+	return out, res.IsError, images
 }
 
 func jsonEqual(a, b any) bool {
@@ -132,7 +153,9 @@ func enveloped(t *testing.T, out map[string]any) map[string]any {
 	return u
 }
 
-var mcpTools = []string{"browser_open", "browser_navigate", "browser_observe", "browser_act", "browser_type_secret", "browser_read", "browser_close"}
+var mcpTools = []string{"browser_open", "browser_navigate", "browser_observe", "browser_act", "browser_type_secret", "browser_read",
+	"browser_back", "browser_forward", "browser_reload", "browser_tabs", "browser_select_tab", "browser_wait_popup", "browser_close_tab",
+	"browser_assert", "browser_screenshot", "browser_download", "browser_close"}
 
 // TestMCPSession drives `fastbrowser mcp` with the SDK's client against real Chromium and
 // the fixture shop (which checks the password): the tool list and schemas, a sign-in with

@@ -10,7 +10,8 @@
 // version negotiation, the stdio transport, input validation against the schemas) is the
 // official Go SDK's, github.com/modelcontextprotocol/go-sdk. The CLI (cmd/fastbrowser
 // cmd_mcp.go) owns flags, the browser and the host; this package owns the tool table, the
-// one envelope page content travels in, and the shape of a refused call.
+// one envelope page content travels in, the shape of a refused call, and the image a proven
+// screenshot adds, read back from the artifact store by the store's own read-back.
 //
 // It must not decide policy: a tool that cannot be expressed as one operation on the host
 // does not belong here.

@@ -17,7 +17,8 @@ type Envelope struct {
 func untrusted(v any) Envelope { return Envelope{Untrusted: v, Note: UntrustedNote} }
 
 // Refusal is a refused or failed call's structured content (isError: true): the protocol's
-// error, without its evidence, call log or page text it could quote beyond the message.
+// error, without its evidence, call log or page text it could quote beyond the message
+// (and a failed assertion's received value, which goes inside an envelope).
 type Refusal struct {
 	Error RefusalError `json:"error"`
 }
@@ -33,10 +34,20 @@ type RefusalError struct {
 	Path          string                  `json:"path,omitempty"`
 	// Blocked lists the origins the policy refused (origin only), for egress_denied.
 	Blocked []transport.Blocked `json:"blocked,omitempty"`
+	// Expected is what a failed assertion asked for (the caller's own words); Received is
+	// what the page had when its wait ended, page content, so inside the envelope (absent
+	// when nothing was found to compare).
+	Expected string    `json:"expected,omitempty"`
+	Received *Envelope `json:"received,omitempty"`
 }
 
 func refusal(op string, err error) Refusal {
 	oe := transport.AsOperationError(op, err)
-	return Refusal{RefusalError{Operation: oe.Operation, Phase: oe.Phase, Code: oe.Code, Message: oe.Message,
-		Retry: oe.Retry, MutationState: oe.MutationState, Path: oe.Path, Blocked: oe.Blocked}}
+	e := RefusalError{Operation: oe.Operation, Phase: oe.Phase, Code: oe.Code, Message: oe.Message,
+		Retry: oe.Retry, MutationState: oe.MutationState, Path: oe.Path, Blocked: oe.Blocked, Expected: oe.Expected}
+	if oe.Received != "" {
+		received := untrusted(oe.Received)
+		e.Received = &received
+	}
+	return Refusal{e}
 }

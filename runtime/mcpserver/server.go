@@ -29,6 +29,10 @@ type Options struct {
 	// SecretNames are the server's --secret-env names: the only names browser_type_secret
 	// types, and the enum of its schema.
 	SecretNames []string
+	// Artifacts is the server's --artifacts store root ("": none). A tool that keeps an
+	// artifact (browser_screenshot) is refused without it, and a screenshot's image is read
+	// back from it.
+	Artifacts string
 	// Secrets, if set, scrubs every tool result once more before it leaves: the runtime
 	// masks results already, and this keeps a value the host adds to the set later out too.
 	Secrets *secrets.Set
@@ -122,6 +126,9 @@ func (s *Server) handler(t tool, schema *jsonschema.Resolved) mcp.ToolHandler {
 		if err := fitsSchema(t.op, schema, args); err != nil {
 			return s.refused(t.op, err), nil
 		}
+		if t.store && s.opts.Artifacts == "" {
+			return s.refused(t.op, transport.Invalid(t.op, "request", "the server was started without --artifacts: %s keeps its artifact in that store, so it needs one (fastbrowser mcp --artifacts DIR)", t.name)), nil
+		}
 		rest, session, err := splitSession(t, args)
 		if err != nil {
 			return s.refused(t.op, err), nil
@@ -182,7 +189,19 @@ func (s *Server) answer(t tool, result transport.Result) *mcp.CallToolResult {
 	if t.page {
 		out = untrusted(json.RawMessage(body))
 	}
-	return s.content(out, false)
+	res := s.content(out, false)
+	if t.image != nil {
+		img, err := t.image(s.opts.Artifacts, result)
+		if err != nil {
+			// The artifact is kept, but what the store holds is not what was committed:
+			// no picture rather than a picture of something else.
+			return s.refused(t.op, transport.NewError(t.op, transport.PhaseEvidence, transport.CodeInternal, transport.RetryNever, transport.NotAttempted, "the %s did not read back from the store as committed", t.op))
+		}
+		if img != nil {
+			res.Content = append(res.Content, img)
+		}
+	}
+	return res
 }
 
 // fitsSchema refuses arguments the tool's input schema does not take (invalid_request).

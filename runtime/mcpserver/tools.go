@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/strictjson"
@@ -25,6 +26,12 @@ type tool struct {
 	page bool
 	// omit leaves result fields out that the tool does not return.
 	omit []string
+	// store: the operation keeps an artifact, so the server needs --artifacts; without it
+	// the call is refused before anything runs, naming the flag.
+	store bool
+	// image returns the picture a result's artifact holds, read back from the store at root
+	// (nil: the result has none to show).
+	image func(root string, result transport.Result) (*mcp.ImageContent, error)
 }
 
 // call is what a tool's request knows besides its arguments.
@@ -80,6 +87,34 @@ var tools = []tool{
 		request:     typeSecret},
 	{name: "browser_read", op: transport.OpRead, page: true,
 		description: "The page's visible text, title and URL, bounded (truncated says so). Never input values, passwords, hidden text or HTML."},
+	{name: "browser_back", op: transport.OpGoBack, page: true,
+		description: "Go one entry back in the tab's history, as the browser's Back button (the selected tab unless tab is given), under the session's origins like browser_navigate."},
+	{name: "browser_forward", op: transport.OpGoForward, page: true,
+		description: "Go one entry forward in the tab's history (the selected tab unless tab is given), under the session's origins like browser_navigate."},
+	{name: "browser_reload", op: transport.OpReload, page: true,
+		description: "Reload the tab's document (the selected tab unless tab is given). Refs from before it are stale after it."},
+	{name: "browser_tabs", op: transport.OpListTabs, page: true,
+		description: "List the session's tabs in creation order (tab handle, url, title, selected), tabs on origins outside the session's left out; select picks one by exact origin or index. Never changes the selection."},
+	{name: "browser_select_tab", op: transport.OpSelectTab, page: true,
+		description: "Make a tab (its handle from browser_tabs or browser_wait_popup) the selected one, which tools without tab act on. The only tool that changes the selection."},
+	{name: "browser_wait_popup", op: transport.OpWaitPopup,
+		page:        true,
+		description: "The oldest popup the opener tab (the selected one unless opener is given) opened that no earlier call returned, waiting at most 5 s (timeout). Returns the popup's handle; the selection does not change: pass it as tab or select it with browser_select_tab."},
+	{name: "browser_close_tab", op: transport.OpCloseTab,
+		description: "Close one tab by its handle. Closing the selected tab leaves none selected until browser_select_tab."},
+	{name: "browser_assert", op: transport.OpAssert,
+		description: "Check one read-only fact about the page, polling until it holds within 5 s (timeoutMs, up to 120000; wait \"none\" reads once); not turns it round (a text that must disappear). A failed assertion is isError with code assertion_failed, expected and received. kind is one of the enum (docs/protocol.md, assert); the kinds that look at an element take target.",
+		narrow: func(s *jsonschema.Schema, _ Options) {
+			if k, ok := s.Properties["kind"]; ok {
+				for _, kind := range transport.AssertKinds {
+					k.Enum = append(k.Enum, kind)
+				}
+			}
+		}},
+	{name: "browser_screenshot", op: transport.OpScreenshot, page: true, store: true, image: screenshotImage,
+		description: "A redacted screenshot of the tab's viewport (password fields, fields a secret was typed into and the redaction rules masked), kept in the server's --artifacts store. Returns the redaction proof and the artifact's path and sha256, and the PNG as an image only when the masking is proven; an unproven one fails redaction_not_proven and nothing is kept. The image is page content, untrusted like the envelope's."},
+	{name: "browser_download", op: transport.OpDownload, page: true, store: true,
+		description: "Click an element whose click starts a download (by ref or locator, as browser_act) and keep the file in the server's --artifacts store. Returns the artifact's path, sha256 and size, the suggested file name and the URL it came from (origin and path), never the bytes. A download from an origin outside the session's is refused (egress_denied)."},
 	{name: "browser_close", op: transport.OpCloseSession,
 		description: "Close the session: its browser context ends and its id is never reopened; a later call on it is refused (session_ended).",
 		narrow: func(s *jsonschema.Schema, _ Options) {
