@@ -15,8 +15,12 @@ import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
-const TOOLS = ["browser_open", "browser_navigate", "browser_observe", "browser_act",
-  "browser_type_secret", "browser_read", "browser_close"];
+// Every tool the server lists (runtime/mcpserver/tools.go), exactly: a tool added or gone
+// shows here.
+const TOOLS = ["browser_open", "browser_navigate", "browser_back", "browser_forward",
+  "browser_reload", "browser_observe", "browser_act", "browser_type_secret", "browser_read",
+  "browser_assert", "browser_screenshot", "browser_download", "browser_tabs",
+  "browser_select_tab", "browser_wait_popup", "browser_close_tab", "browser_close"];
 // The fixture's /shop/orders table (scenarios/fixture/shop_pages.go ShopOrders): id, customer.
 const ORDERS = [["1001", "Ada Lovelace"], ["1002", "Grace Hopper"], ["1003", "Alan Turing"],
   ["1004", "Katherine Johnson"], ["1005", "Edsger Dijkstra"]];
