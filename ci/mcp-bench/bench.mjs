@@ -237,11 +237,12 @@ async function main() {
 
 function report(last) {
   const rows = fs.readFileSync(path.join(OUT, 'samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  for (const x of rows) x.bothMs = x.navigateMs + x.observeMs;
   const med = (page, server, field) => median(rows.filter((x) => (!page || x.page === page) && x.server === server).map((x) => x[field]));
   const ratio = (a, b) => (a / b).toFixed(2);
   const table = [
-    '| page | outline / snapshot bytes, fb · pw (ratio) | tool result bytes, fb · pw (ratio) | refs fb · pw (pw actionable) | pw actionable reachable in fb | navigate ms, fb · pw (ratio) | observe / snapshot ms, fb · pw (ratio) |',
-    '|---|---|---|---|---|---|---|',
+    '| page | outline / snapshot bytes, fb · pw (ratio) | tool result bytes, fb · pw (ratio) | refs fb · pw (pw actionable) | pw actionable reachable in fb | navigate ms, fb · pw (ratio) | observe / snapshot ms, fb · pw (ratio) | both calls ms, fb · pw (ratio) |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   const sum = { fbOut: 0, pwOut: 0, fbRes: 0, pwRes: 0, reached: 0, actionable: 0 };
   for (const page of PAGES) {
@@ -254,15 +255,18 @@ function report(last) {
       med(page.name, 'fb', 'resultBytes'), med(page.name, 'pw', 'resultBytes')];
     Object.assign(sum, { fbOut: sum.fbOut + fo, pwOut: sum.pwOut + po, fbRes: sum.fbRes + fr, pwRes: sum.pwRes + pr,
       reached: sum.reached + rc.reached, actionable: sum.actionable + pw.elements.actionable.length });
-    const [fn, pn, fs_, ps] = [med(page.name, 'fb', 'navigateMs'), med(page.name, 'pw', 'navigateMs'),
-      med(page.name, 'fb', 'observeMs'), med(page.name, 'pw', 'observeMs')];
+    const [fn, pn, fs_, ps, fb2, pb2] = [med(page.name, 'fb', 'navigateMs'), med(page.name, 'pw', 'navigateMs'),
+      med(page.name, 'fb', 'observeMs'), med(page.name, 'pw', 'observeMs'), med(page.name, 'fb', 'bothMs'), med(page.name, 'pw', 'bothMs')];
     table.push(`| ${page.name} | ${fo} · ${po} (${ratio(fo, po)}×) | ${fr} · ${pr} (${ratio(fr, pr)}×) | ` +
       `${fb.elements.refs} · ${pw.elements.refs} (${pw.elements.actionable.length}) | ${rc.reached}/${pw.elements.actionable.length} | ` +
-      `${fn.toFixed(1)} · ${pn.toFixed(1)} (${ratio(fn, pn)}×) | ${fs_.toFixed(1)} · ${ps.toFixed(1)} (${ratio(fs_, ps)}×) |`);
+      `${fn.toFixed(1)} · ${pn.toFixed(1)} (${ratio(fn, pn)}×) | ${fs_.toFixed(1)} · ${ps.toFixed(1)} (${ratio(fs_, ps)}×) | ` +
+      `${fb2.toFixed(1)} · ${pb2.toFixed(1)} (${ratio(fb2, pb2)}×) |`);
   }
-  const [fn, pn, fs_, ps] = [med(null, 'fb', 'navigateMs'), med(null, 'pw', 'navigateMs'), med(null, 'fb', 'observeMs'), med(null, 'pw', 'observeMs')];
+  // The all-pages row's times are medians over every page's samples together.
+  const [fn, pn, fs_, ps, fb2, pb2] = [med(null, 'fb', 'navigateMs'), med(null, 'pw', 'navigateMs'), med(null, 'fb', 'observeMs'),
+    med(null, 'pw', 'observeMs'), med(null, 'fb', 'bothMs'), med(null, 'pw', 'bothMs')];
   table.push(`| all pages | ${sum.fbOut} · ${sum.pwOut} (${ratio(sum.fbOut, sum.pwOut)}×) | ${sum.fbRes} · ${sum.pwRes} (${ratio(sum.fbRes, sum.pwRes)}×) | | ` +
-    `${sum.reached}/${sum.actionable} | ${fn.toFixed(1)} · ${pn.toFixed(1)} (${ratio(fn, pn)}×) | ${fs_.toFixed(1)} · ${ps.toFixed(1)} (${ratio(fs_, ps)}×) |`);
+    `${sum.reached}/${sum.actionable} | ${fn.toFixed(1)} · ${pn.toFixed(1)} (${ratio(fn, pn)}×) | ${fs_.toFixed(1)} · ${ps.toFixed(1)} (${ratio(fs_, ps)}×) | ${fb2.toFixed(1)} · ${pb2.toFixed(1)} (${ratio(fb2, pb2)}×) |`);
   console.log(`\nmedians of ${ROUNDS} rounds (fb = fastbrowser mcp, pw = Playwright MCP):\n${table.join('\n')}`);
 }
 
