@@ -95,9 +95,9 @@ async function fastbrowser() {
   return s;
 }
 
-// Playwright MCP: as its README configures it, on Debian's Chromium with fastbrowser's
-// closed-network launch flags (its --config), headless, isolated (profile in memory), no
-// sandbox (root in a container), origins listed. Its files (snapshots it links instead of
+// Playwright MCP: on Debian's Chromium (--executable-path) with fastbrowser's closed-network
+// launch flags (in its --config), headless, isolated (profile in memory), no sandbox (root in
+// a container), service workers blocked, the two origins listed. Its files (snapshots it links instead of
 // inlining, console logs) go to a directory of the run's own.
 async function playwright() {
   const work = path.join(OUT, 'playwright-mcp');
