@@ -59,7 +59,7 @@ var tools = []tool{
 			return decodeRequest(transport.OpOpenSession, withTask)
 		}},
 	{name: "browser_navigate", op: transport.OpNavigate, page: true,
-		description: "Load an http(s) URL in the session's tab (the selected one unless tab is given). An origin outside the session's allowedOrigins is refused (egress_denied) and nothing of it loads."},
+		description: "Load an http(s) URL in the session's tab (the selected one unless tab is given). A URL outside the session's allowedOrigins is refused before anything loads (origin_denied); a redirect or a request of the page to such an origin is refused in the browser (egress_denied)."},
 	{name: "browser_observe", op: transport.OpObserve, page: true, omit: []string{"nodes"},
 		description: "The page's outline: one line per element, actionable ones with a ref (e12) for browser_act, bounded by maxNodes, maxDepth and maxTextChars (truncated says a bound was reached). A ref holds only for the documentId it came with."},
 	{name: "browser_act", op: transport.OpAct, page: true,
