@@ -9,19 +9,25 @@ import (
 )
 
 // mcpCommand is `fastbrowser mcp`: the multi-session host that `serve --binding-origin`
-// builds, spoken to as a Model Context Protocol server on stdin/stdout (docs/mcp.md).
-// stdout carries MCP's JSON-RPC alone; every log goes to stderr, scrubbed.
+// builds, spoken to as a Model Context Protocol server on stdin/stdout, or with --http over
+// streamable HTTP on a loopback port that takes a bearer token (docs/mcp.md). stdout carries
+// MCP's JSON-RPC alone (with --http, the one line saying where it listens); every log goes
+// to stderr, scrubbed.
 func mcpCommand(st *state) *cli.Command {
 	return &cli.Command{
 		Name:  "mcp",
-		Usage: "serve browser sessions to an agent host as an MCP server on stdin/stdout (docs/mcp.md)",
+		Usage: "serve browser sessions to an agent host as an MCP server on stdin/stdout, or streamable HTTP on loopback (docs/mcp.md)",
 		UsageText: "fastbrowser mcp --binding-origin ORIGIN ... [--browser PATH | --cdp-url URL] [--headed]\n" +
-			"                [--secret-env NAME ...] [--artifacts DIR] [--config FILE]",
+			"                [--secret-env NAME ...] [--artifacts DIR] [--config FILE] [--confirm-mutations]\n" +
+			"                [--http 127.0.0.1:PORT [--http-token-env NAME]]",
 		Flags: append(browserFlags(),
 			&cli.StringSliceFlag{Name: "binding-origin", Usage: "exact origin the server's sessions may be opened on (repeat; required: there is no default; \"*\" explicitly for any http/https origin); each browser_open narrows it"},
 			secretEnvFlag,
 			&cli.StringFlag{Name: "artifacts", Usage: "private evidence store `DIR` (0700): failure evidence of the sessions' operations, and browser_screenshot's screenshots (the tool is refused without it)"},
 			&cli.StringFlag{Name: "config", Usage: "config `FILE` (fastbrowser.json) whose \"session\" block sets the binding (--binding-origin wins), idle and request timeouts, page_text budgets and ceilings; see docs/scenarios.md \"Session config\""},
+			&cli.BoolFlag{Name: "confirm-mutations", Usage: "ask the user through MCP elicitation before every tool that may change a page (act, type_secret, navigate, …), naming the action and the element; declined: refused cancelled, nothing runs; a client without elicitation is refused"},
+			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on `ADDR` (a loopback IP and port, 127.0.0.1:0 for any free port) instead of stdio; prints {\"url\",\"token\"} on stdout; stdin's end stops it"},
+			&cli.StringFlag{Name: "http-token-env", Usage: "with --http: the bearer token every request needs is this environment `NAME`'s value (16 characters or more; never printed); without it the server makes one and prints it"},
 		),
 		// A flag the parser refuses is exit 2 with the message on stderr: urfave/cli would
 		// print the help on stdout, which is the MCP channel.
@@ -39,6 +45,10 @@ func mcpCommand(st *state) *cli.Command {
 
 func serveMCP(c *cli.Context, st *state, set **secrets.Set) error {
 	if err := checkBrowserFlags(c); err != nil {
+		return err
+	}
+	httpOpts, err := mcpHTTPFlags(c, st)
+	if err != nil {
 		return err
 	}
 	binding, session, err := hostBinding(c)
@@ -60,9 +70,19 @@ func serveMCP(c *cli.Context, st *state, set **secrets.Set) error {
 		return err
 	}
 	defer closeHost()
-	srv, err := mcpserver.New(host, mcpserver.Options{Version: version, SecretNames: c.StringSlice(secretEnvFlag.Name), Secrets: *set, Artifacts: c.String("artifacts")})
+	srv, err := mcpserver.New(host, mcpserver.Options{Version: version, SecretNames: c.StringSlice(secretEnvFlag.Name), Secrets: *set,
+		Artifacts: c.String("artifacts"), ConfirmMutations: c.Bool("confirm-mutations")})
 	if err != nil {
 		return exitWith(exitFailed, "mcp: %v", err)
+	}
+	if httpOpts != nil {
+		if err := serveMCPHTTP(c.Context, st, srv, httpOpts, *set); err != nil && c.Context.Err() == nil {
+			if _, ok := err.(*exitError); ok {
+				return err
+			}
+			return exitWith(exitFailed, "mcp: %v", err)
+		}
+		return nil
 	}
 	if err := srv.Serve(c.Context, st.stdin, st.stdout); err != nil && c.Context.Err() == nil {
 		return exitWith(exitFailed, "mcp: %v", err)

@@ -38,6 +38,12 @@ type mcpClient struct {
 // package's TestMain fails on any browser, worker or profile left behind.
 func startMCP(t *testing.T, args ...string) *mcpClient {
 	t.Helper()
+	return startMCPWith(t, nil, args...)
+}
+
+// startMCPWith is startMCP with the client's options (an elicitation handler).
+func startMCPWith(t *testing.T, opts *mcp.ClientOptions, args ...string) *mcpClient {
+	t.Helper()
 	bin, err := runtimetest.Binary()
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +52,7 @@ func startMCP(t *testing.T, args ...string) *mcpClient {
 	cmd.Env = append(os.Environ(), "FIXTURE_PW="+mcpPassword, "FASTBROWSER_DEBUG=1")
 	stderr := &proctest.SyncBuffer{}
 	cmd.Stderr = stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "fastbrowser-test", Version: "1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "fastbrowser-test", Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	// A guard against a hang, not a measurement: the server exits once stdin ends and its
