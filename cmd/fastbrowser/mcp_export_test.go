@@ -124,7 +124,11 @@ func TestMCPExportReplays(t *testing.T) {
 	if res := runCLI(t, nil, "validate", path); res.code != 0 {
 		t.Fatalf("validate: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
-	// The shop checks the password: a replay with another value fails the assertion.
+	// The shop checks the password: a replay with another value fails the assertion, so
+	// the passing replay below typed the one the variable holds.
+	if res := runCLI(t, map[string]string{"FIXTURE_PW": "not-the-password"}, "run", "--trace", "off", "--out", filepath.Join(dir, "wrong"), path); res.code != exitFailed {
+		t.Errorf("run with another password: exit %d, want %d (the sign-in assertion fails)\n%s%s", res.code, exitFailed, res.stdout, res.stderr)
+	}
 	results := filepath.Join(dir, "results")
 	res := runCLI(t, map[string]string{"FIXTURE_PW": mcpPassword}, "run", "--trace", "off", "--out", results, path)
 	if res.code != 0 {
