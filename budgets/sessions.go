@@ -32,4 +32,8 @@ const (
 	SessionRefs = 50000
 	// SessionStdin bounds the one operation `session do` reads from stdin.
 	SessionStdin = ScenarioFileSize
+	// SessionCallHistories bounds how many sessions' call histories `fastbrowser mcp` keeps
+	// for browser_export (scenario/sessions Calls): past it, the oldest ended one goes (the
+	// oldest of all when none has ended).
+	SessionCallHistories = 64
 )

@@ -6,10 +6,13 @@
 //
 //   node client.mjs --fastbrowser BIN --fixture ORIGIN --canary ORIGIN --out DIR
 //
+// After the orders read it exports the session (browser_export) to OUT/export.json, which
+// ci/mcp then replays with `fastbrowser run`.
+//
 // SHOP_PASSWORD (the shop's password) must be set: the server is started with
 // --secret-env SHOP_PASSWORD and types it by name. Exits 0 and prints one line per step,
 // or exits 1 with "ci/mcp client: STEP: what was wrong".
-import { createWriteStream } from "node:fs";
+import { createWriteStream, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -20,7 +23,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 const TOOLS = ["browser_open", "browser_navigate", "browser_back", "browser_forward",
   "browser_reload", "browser_observe", "browser_act", "browser_type_secret", "browser_read",
   "browser_assert", "browser_screenshot", "browser_download", "browser_tabs",
-  "browser_select_tab", "browser_wait_popup", "browser_close_tab", "browser_close"];
+  "browser_select_tab", "browser_wait_popup", "browser_close_tab", "browser_export", "browser_close"];
 // The fixture's /shop/orders table (scenarios/fixture/shop_pages.go ShopOrders): id, customer.
 const ORDERS = [["1001", "Ada Lovelace"], ["1002", "Grace Hopper"], ["1003", "Alan Turing"],
   ["1004", "Katherine Johnson"], ["1005", "Edsger Dijkstra"]];
@@ -76,6 +79,20 @@ async function call(name, args) {
   check(JSON.stringify(out) === JSON.stringify(res.structuredContent),
     `${name}: structuredContent differs from the text content`);
   return { out, isError: res.isError === true };
+}
+
+// exported calls browser_export, which must succeed: its one text content is the scenario
+// file, and its structuredContent {file, operations, warnings} holds the same file.
+async function exported(args) {
+  const res = await client.callTool({ name: "browser_export", arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS });
+  results.write(JSON.stringify(res) + "\n");
+  check(res.isError !== true, `browser_export: refused: ${res.content?.[0]?.text}`);
+  check(res.content?.length === 1 && res.content[0].type === "text",
+    `browser_export: want one text content, got ${JSON.stringify(res.content?.map((c) => c.type))}`);
+  const sc = res.structuredContent;
+  check(sc && sc.file === res.content[0].text && Number.isInteger(sc.operations) && Array.isArray(sc.warnings),
+    "browser_export: structuredContent is not {file: the text, operations, warnings}");
+  return sc;
 }
 
 // ok calls a tool that must succeed; page content must come inside the envelope.
@@ -151,6 +168,19 @@ async function main() {
     check(new RegExp(`${id}\\s+${customer}`).test(orders), `the orders page lacks the row ${id} ${customer}`);
   }
   done(`${ORDERS.length} rows read`);
+
+  step = "export";
+  const x = await exported({ session, id: "mcp-shop-signin" });
+  const file = JSON.parse(x.file);
+  const ops = file.operations.map((o) => o.op).join(" ");
+  // navigate, the username by ref, the password by name, Log in, navigate: the reads and the
+  // outline are not in it.
+  check(ops === "navigate act act act navigate", `the export's operations are ${ops}`);
+  check(file.operations[2].request?.text?.env === "SHOP_PASSWORD",
+    `the typed secret is exported as ${JSON.stringify(file.operations[2].request?.text)}, want {"env":"SHOP_PASSWORD"}`);
+  check(!x.file.includes('"ref"'), "the export names an element by ref");
+  writeFileSync(join(opt.out, "export.json"), x.file, { mode: 0o600 });
+  done(`${x.operations} operations, ${x.warnings.length} warnings, written to export.json`);
 
   step = "off policy";
   const direct = await refused("browser_navigate", { session, url: `${opt.canary}/canary/direct` });

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"os"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/mcpserver"
+	"github.com/fastbrowser/fastbrowser/scenario/sessions"
+	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
 
@@ -70,8 +74,12 @@ func serveMCP(c *cli.Context, st *state, set **secrets.Set) error {
 		return err
 	}
 	defer closeHost()
+	dir, err := os.Getwd()
+	if err != nil {
+		return exitWith(exitFailed, "mcp: the working directory: %v", err)
+	}
 	srv, err := mcpserver.New(host, mcpserver.Options{Version: version, SecretNames: c.StringSlice(secretEnvFlag.Name), Secrets: *set,
-		Artifacts: c.String("artifacts"), ConfirmMutations: c.Bool("confirm-mutations")})
+		Artifacts: c.String("artifacts"), ConfirmMutations: c.Bool("confirm-mutations"), Recorder: mcpRecorder{sessions.NewCalls(dir)}})
 	if err != nil {
 		return exitWith(exitFailed, "mcp: %v", err)
 	}
@@ -88,4 +96,20 @@ func serveMCP(c *cli.Context, st *state, set **secrets.Set) error {
 		return exitWith(exitFailed, "mcp: %v", err)
 	}
 	return nil
+}
+
+// mcpRecorder is browser_export's Recorder: the sessions' calls kept and exported by
+// scenario/sessions, the code `session export` runs (runtime/mcpserver may not import it).
+type mcpRecorder struct{ calls *sessions.Calls }
+
+func (r mcpRecorder) Record(owner transport.Owner, op transport.Operation, res transport.Result, exported bool) {
+	r.calls.Record(owner, op, res, exported)
+}
+
+func (r mcpRecorder) Export(owner transport.Owner, id string) (*mcpserver.Export, error) {
+	x, err := r.calls.Export(owner, id)
+	if err != nil {
+		return nil, err
+	}
+	return &mcpserver.Export{File: string(x.File), Operations: x.Operations, Warnings: x.Warnings}, nil
 }

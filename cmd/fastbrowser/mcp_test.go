@@ -161,7 +161,7 @@ func enveloped(t *testing.T, out map[string]any) map[string]any {
 
 var mcpTools = []string{"browser_open", "browser_navigate", "browser_observe", "browser_act", "browser_type_secret", "browser_read",
 	"browser_back", "browser_forward", "browser_reload", "browser_tabs", "browser_select_tab", "browser_wait_popup", "browser_close_tab",
-	"browser_assert", "browser_screenshot", "browser_download", "browser_close"}
+	"browser_assert", "browser_screenshot", "browser_download", "browser_export", "browser_close"}
 
 // TestMCPSession drives `fastbrowser mcp` with the SDK's client against real Chromium and
 // the fixture shop (which checks the password): the tool list and schemas, a sign-in with

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -20,7 +21,8 @@ import (
 // popup opened by a click, waited for, listed, selected, read and closed, an assertion
 // that holds and one that fails with what it expected and what the page had; and, the
 // server started without --artifacts, browser_screenshot and browser_download refused
-// naming the flag.
+// naming the flag; and the session exported with its tabs named as a file names them,
+// replayed by run.
 func TestMCPTabsHistoryAssert(t *testing.T) {
 	site := shopServer(t, mcpPassword)
 	c := startMCP(t, "--binding-origin", site)
@@ -99,6 +101,38 @@ func TestMCPTabsHistoryAssert(t *testing.T) {
 	c.ok("browser_select_tab", in(map[string]any{"tab": opener}))
 	if text := enveloped(t, c.ok("browser_read", in(map[string]any{})))["text"].(string); !strings.Contains(text, "Popup opener") {
 		t.Errorf("read after selecting the opener: %q", text)
+	}
+
+	// The export names the popup by the waitPopup that returned it and the opener as the
+	// initial tab (a handle means nothing to a fresh browser), and replays: back, forward,
+	// reload, the popup opened, waited for, selected, asserted on, closed, the opener
+	// selected again. The failed assertion and selection are not in it.
+	file, out, isErr := c.export(in(map[string]any{}))
+	if isErr {
+		t.Fatalf("export: %v", out)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(file)); err != nil {
+		t.Fatalf("the export is not JSON: %v\n%s", err, file)
+	}
+	popupRef := `"tab":{"operation":{"id":"popup-1"},"result":"popup","source":"operation"}`
+	for _, want := range []string{`"id":"popup-1","op":"waitPopup"`, `"op":"selectTab","request":{` + popupRef + `}`, `"op":"closeTab","request":{` + popupRef + `}`,
+		`"op":"selectTab","request":{"tab":{"source":"initial","target":"selected"}}`} {
+		if !strings.Contains(compact.String(), want) {
+			t.Errorf("the export lacks %s:\n%s", want, file)
+		}
+	}
+	for _, banned := range []string{popup, opener, "Nope"} {
+		if strings.Contains(file, banned) {
+			t.Errorf("the export holds %q:\n%s", banned, file)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "tabs.json")
+	if err := os.WriteFile(path, []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if res := runCLI(t, nil, "run", "--trace", "off", "--out", filepath.Join(t.TempDir(), "results"), path); res.code != 0 {
+		t.Fatalf("run of the export: exit %d\n%s%s\n%s", res.code, res.stdout, res.stderr, file)
 	}
 	c.ok("browser_close", in(map[string]any{}))
 }

@@ -17,5 +17,10 @@
 // user's confirmation of a mutating call (confirm.go, --confirm-mutations).
 //
 // It must not decide policy: a tool that cannot be expressed as one operation on the host
-// does not belong here.
+// does not belong here. The one tool the server answers itself, browser_export, sends the
+// host nothing: it writes the calls the host already answered as a scenario file. That file
+// is the scenario layer's (scenario/sessions, the code `session export` runs), and runtime
+// must not import scenario (cmd/fastbrowser TestLayering), so the server only tells a
+// Recorder each call that succeeded and asks it for the file; cmd/fastbrowser wires in
+// scenario/sessions' Calls.
 package mcpserver

@@ -41,6 +41,8 @@ type Options struct {
 	// operation mutates (transport's Mutates: act, type_secret, navigate, …), naming the
 	// action and the element (confirm.go); a declined call runs nothing.
 	ConfirmMutations bool
+	// Recorder keeps each session's calls for browser_export (nil: the tool is refused).
+	Recorder Recorder
 }
 
 // Server is the MCP server over one Handler.
@@ -104,9 +106,12 @@ func (nopWriteCloser) Close() error { return nil }
 // inputSchema is the tool's input schema: its operation's request schema, narrowed by the
 // tool, with the session the call runs in (every tool but browser_open).
 func inputSchema(t tool, o Options) (*jsonschema.Schema, error) {
-	raw, err := transport.RequestSchema(t.op)
-	if err != nil {
-		return nil, err
+	raw := json.RawMessage(`{"type":"object","additionalProperties":false}`) // a tool the server answers itself
+	if t.op != "" {
+		var err error
+		if raw, err = transport.RequestSchema(t.op); err != nil {
+			return nil, err
+		}
 	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(raw, &s); err != nil {
@@ -156,6 +161,9 @@ func (s *Server) handler(t tool, schema *jsonschema.Resolved) mcp.ToolHandler {
 			return s.refused(t.op, err), nil
 		}
 		c.session = session
+		if t.local != nil {
+			return t.local(s, rest, c), nil
+		}
 		var op transport.Operation
 		if t.request != nil {
 			op, err = t.request(rest, c)
@@ -183,6 +191,7 @@ func (s *Server) handler(t tool, schema *jsonschema.Resolved) mcp.ToolHandler {
 		if s.opts.ConfirmMutations {
 			s.confirms.learn(c.session, c.task, result)
 		}
+		s.record(t, c, op, result)
 		return s.answer(t, result), nil
 	}
 }

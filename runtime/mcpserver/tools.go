@@ -32,6 +32,13 @@ type tool struct {
 	// image returns the picture a result's artifact holds, read back from the store at root
 	// (nil: the result has none to show).
 	image func(root string, result transport.Result) (*mcp.ImageContent, error)
+	// exported: browser_export writes the call into the scenario file (a navigation, a
+	// mutation, a tab change, an assertion; never a read, outline or screenshot, as
+	// `session export` leaves screenshots out).
+	exported bool
+	// local answers the tool in the server, sending nothing to the host (op is ""):
+	// browser_export, made of calls the host already answered.
+	local func(s *Server, args json.RawMessage, c call) *mcp.CallToolResult
 }
 
 // call is what a tool's request knows besides its arguments.
@@ -58,11 +65,11 @@ var tools = []tool{
 			}
 			return decodeRequest(transport.OpOpenSession, withTask)
 		}},
-	{name: "browser_navigate", op: transport.OpNavigate, page: true,
+	{name: "browser_navigate", exported: true, op: transport.OpNavigate, page: true,
 		description: "Load an http(s) URL in the session's tab (the selected one unless tab is given). A URL outside the session's allowedOrigins is refused before anything loads (origin_denied); a redirect or a request of the page to such an origin is refused in the browser (egress_denied)."},
 	{name: "browser_observe", op: transport.OpObserve, page: true, omit: []string{"nodes"},
 		description: "The page's outline: one line per element, actionable ones with a ref (e12) for browser_act, bounded by maxNodes, maxDepth and maxTextChars (truncated says a bound was reached). A ref holds only for the documentId it came with."},
-	{name: "browser_act", op: transport.OpAct, page: true,
+	{name: "browser_act", op: transport.OpAct, page: true, exported: true,
 		description: "One action on one element, by ref from browser_observe or by locator (role and name, text, label, placeholder, …): click, dblclick, hover, focus, blur, type, fill, clear, select, check, uncheck, press, upload, dragTo, scrollIntoView. A ref from an earlier document is refused (stale_document), never acted on. text is a literal: type a secret with browser_type_secret.",
 		narrow: func(s *jsonschema.Schema, _ Options) {
 			if _, ok := s.Properties["text"]; ok {
@@ -81,28 +88,28 @@ var tools = []tool{
 			}
 			return op, nil
 		}},
-	{name: "browser_type_secret", op: transport.OpAct, page: true,
+	{name: "browser_type_secret", op: transport.OpAct, page: true, exported: true,
 		description: "Type a secret into an element by the name of one of the server's --secret-env variables. The value never reaches the model: results, errors and logs mask it.",
 		narrow:      narrowTypeSecret,
 		request:     typeSecret},
 	{name: "browser_read", op: transport.OpRead, page: true,
 		description: "The page's visible text, title and URL, bounded (truncated says so). Never input values, passwords, hidden text or HTML."},
-	{name: "browser_back", op: transport.OpGoBack, page: true,
+	{name: "browser_back", exported: true, op: transport.OpGoBack, page: true,
 		description: "Go one entry back in the tab's history, as the browser's Back button (the selected tab unless tab is given), under the session's origins like browser_navigate."},
-	{name: "browser_forward", op: transport.OpGoForward, page: true,
+	{name: "browser_forward", exported: true, op: transport.OpGoForward, page: true,
 		description: "Go one entry forward in the tab's history (the selected tab unless tab is given), under the session's origins like browser_navigate."},
-	{name: "browser_reload", op: transport.OpReload, page: true,
+	{name: "browser_reload", exported: true, op: transport.OpReload, page: true,
 		description: "Reload the tab's document (the selected tab unless tab is given). Refs from before it are stale after it."},
 	{name: "browser_tabs", op: transport.OpListTabs, page: true,
 		description: "List the session's tabs in creation order (tab handle, url, title, selected), tabs on origins outside the session's left out; select picks one by exact origin or index. Never changes the selection."},
-	{name: "browser_select_tab", op: transport.OpSelectTab, page: true,
+	{name: "browser_select_tab", exported: true, op: transport.OpSelectTab, page: true,
 		description: "Make a tab (its handle from browser_tabs or browser_wait_popup) the selected one, which tools without tab act on. The only tool that changes the selection."},
-	{name: "browser_wait_popup", op: transport.OpWaitPopup,
+	{name: "browser_wait_popup", op: transport.OpWaitPopup, exported: true,
 		page:        true,
 		description: "The oldest popup the opener tab (the selected one unless opener is given) opened that no earlier call returned, waiting at most 5 s (timeout). Returns the popup's handle; the selection does not change: pass it as tab or select it with browser_select_tab."},
-	{name: "browser_close_tab", op: transport.OpCloseTab,
+	{name: "browser_close_tab", exported: true, op: transport.OpCloseTab,
 		description: "Close one tab by its handle. Closing the selected tab leaves none selected until browser_select_tab."},
-	{name: "browser_assert", op: transport.OpAssert,
+	{name: "browser_assert", exported: true, op: transport.OpAssert,
 		description: "Check one read-only fact about the page, polling until it holds within 5 s (timeoutMs, up to 120000; wait \"none\" reads once); not turns it round (a text that must disappear). A failed assertion is isError with code assertion_failed, expected and received. kind is one of the enum (docs/protocol.md, assert); the kinds that look at an element take target.",
 		narrow: func(s *jsonschema.Schema, _ Options) {
 			if k, ok := s.Properties["kind"]; ok {
@@ -115,6 +122,8 @@ var tools = []tool{
 		description: "A redacted screenshot of the tab's viewport (password fields, fields a secret was typed into and the redaction rules masked), kept in the server's --artifacts store. Returns the redaction proof and the artifact's path and sha256, and the PNG as an image only when the masking is proven; an unproven one fails redaction_not_proven and nothing is kept. The image is page content, untrusted like the envelope's."},
 	{name: "browser_download", op: transport.OpDownload, page: true, store: true,
 		description: "Click an element whose click starts a download (by ref or locator, as browser_act) and keep the file in the server's --artifacts store. Returns the artifact's path, sha256 and size, the suggested file name and the URL it came from (origin and path), never the bytes. A download from an origin outside the session's is refused (egress_denied)."},
+	{name: "browser_export", narrow: narrowExport, local: (*Server).export,
+		description: "The session's calls that succeeded, in order, as a scenario file v1 that `fastbrowser run` replays on a fresh browser: navigations, acts, typed secrets, tab changes and assertions (reads, outlines, screenshots and downloads are left out; a failed call never goes in). An element named by ref is written by role and accessible name; a secret stays {\"env\": NAME}, so the replay needs that variable set. The text is the file; structured content adds operations and warnings (what may not replay as recorded). Works after browser_close too."},
 	{name: "browser_close", op: transport.OpCloseSession,
 		description: "Close the session: its browser context ends and its id is never reopened; a later call on it is refused (session_ended).",
 		narrow: func(s *jsonschema.Schema, _ Options) {
