@@ -6,6 +6,11 @@ import "strings"
 // raw form always qualifies; the bound only drops fragments (short base64 middles).
 const minFormLen = 4
 
+// Forms returns every spelling of v the scrubber masks (formsOf), raw v included: what a
+// sweep in a test or a CI script must find in no output. It is the scrubber's own list, so a
+// sweep and the masking can never disagree about what counts as the secret.
+func Forms(v string) []string { return formsOf(v) }
+
 // formsOf returns every spelling of v that output may carry, deduplicated, raw v included.
 // Each encoder lives in its own file with the reason it exists.
 //
