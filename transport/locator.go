@@ -204,10 +204,33 @@ func (m *TextMatch) Matcher(exact bool) func(string) bool {
 	}
 }
 
-// FoldSpace trims s and folds each run of white space to one space, as Playwright's
-// normalizeWhiteSpace does before any text comparison.
+// FoldSpace trims s, drops zero-width characters (ZeroWidth) and folds each run of white
+// space to one space, as Playwright's normalizeWhiteSpace does before any text comparison.
+// Names in the outline are folded the same way, so a name read there matches as written.
 func FoldSpace(s string) string {
+	if strings.ContainsFunc(s, ZeroWidth) {
+		s = strings.Map(dropZeroWidth, s)
+	}
 	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
+}
+
+// ZeroWidth reports an invisible character that takes no room: zero-width space,
+// non-joiner and joiner, word joiner and the byte-order mark. Pages put them in text to
+// allow line breaks (Swagger UI's paths: "/pet\u200b/{petId}"); Playwright strips U+200B
+// from its snapshot, and the outline and locators strip all of these.
+func ZeroWidth(r rune) bool {
+	switch r {
+	case '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
+		return true
+	}
+	return false
+}
+
+func dropZeroWidth(r rune) rune {
+	if ZeroWidth(r) {
+		return -1
+	}
+	return r
 }
 
 // Describe is the target as reports and messages show it: `ref e12`, `button ~"Save"` (a

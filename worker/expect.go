@@ -179,7 +179,7 @@ func (w *Worker) readStorage(ctx context.Context, t *tab, k *transport.StorageKe
 // normalizeText is Playwright's normalizeWhiteSpace, applied to both sides of a string
 // comparison of text and class: zero-width spaces dropped, trimmed, runs of white space one
 // space. A regex is matched against the text as it is.
-func normalizeText(s string) string { return transport.FoldSpace(strings.ReplaceAll(s, "\u200b", "")) }
+func normalizeText(s string) string { return transport.FoldSpace(s) }
 
 // matchValue compares got with m: a regex is searched for in got as it is; a string equals
 // got (both normalised when normalize), case-insensitively with ignoreCase.

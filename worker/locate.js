@@ -19,7 +19,9 @@
 function (req, ...els) {
   // Go's unicode.IsSpace, which transport.FoldSpace folds.
   const SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
-  const fold = (s) => String(s == null ? '' : s).replace(SPACE, ' ').replace(/^ | $/g, '');
+  // transport.ZeroWidth's characters, which transport.FoldSpace drops first.
+  const ZERO_WIDTH = /[\u200b\u200c\u200d\u2060\ufeff]/g;
+  const fold = (s) => String(s == null ? '' : s).replace(ZERO_WIDTH, '').replace(SPACE, ' ').replace(/^ | $/g, '');
   const matcher = (m) => {
     if (!m) return () => true;
     if (m.regex) {

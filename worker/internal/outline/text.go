@@ -1,14 +1,15 @@
 package outline
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/transport"
 	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
-// fold collapses every run of white space to one space and trims the ends.
+// fold collapses every run of white space to one space, trims the ends and drops
+// zero-width characters, as transport.FoldSpace does to the names a locator gives.
 func fold(s string) string {
 	if s == "" {
 		return ""
@@ -25,7 +26,7 @@ func fold(s string) string {
 	if simple {
 		return s
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return transport.FoldSpace(s)
 }
 
 // Clip bounds a text to n characters, marking a cut with "…". The worker passes one that
