@@ -113,15 +113,12 @@ func (s *mcpHTTPServer) connect(t *testing.T, opts *mcp.ClientOptions) *mcpClien
 	return &mcpClient{t: t, cs: cs, stderr: s.stderr}
 }
 
-// waitStderr waits, within bound, for the server's stderr to hold want.
+// waitStderr waits for the server's stderr to hold want (30 s: a guard against a hang, not
+// a measurement).
 func (s *mcpHTTPServer) waitStderr(t *testing.T, want string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second) // a guard, not a measurement
-	for !strings.Contains(s.stderr.String(), want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("stderr never said %q:\n%s", want, s.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := s.stderr.WaitFor(want, 30*time.Second); err != nil {
+		t.Fatalf("stderr: %v:\n%s", err, s.stderr.String())
 	}
 }
 
