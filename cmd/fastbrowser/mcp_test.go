@@ -227,7 +227,7 @@ func TestMCPSession(t *testing.T) {
 	}
 	ob := enveloped(t, c.ok("browser_observe", map[string]any{"session": session}))
 	outline, _ := ob["text"].(string)
-	if ob["nodes"] != nil {
+	if _, ok := ob["nodes"]; ok {
 		t.Errorf("observe returned the node tree besides the outline text: %v", ob)
 	}
 	user, pw := outlineRef(t, outline, "textbox", "Username"), outlineRef(t, outline, "password", "Password")

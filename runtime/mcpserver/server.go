@@ -217,16 +217,12 @@ func splitSession(t tool, args json.RawMessage) (json.RawMessage, string, error)
 // answer is a result as structured content and the same JSON as text, page content inside
 // the envelope.
 func (s *Server) answer(t tool, result transport.Result) *mcp.CallToolResult {
-	body, err := json.Marshal(result)
-	if err == nil && len(t.omit) > 0 {
-		body, err = omitFields(body, t.omit)
+	var out any = result
+	if t.shape != nil {
+		out = t.shape(result)
 	}
-	if err != nil {
-		return s.refused(t.op, transport.NewError(t.op, transport.PhaseExecute, transport.CodeInternal, transport.RetryNever, transport.Unknown, "result could not be encoded"))
-	}
-	var out any = json.RawMessage(body)
 	if t.page {
-		out = untrusted(json.RawMessage(body))
+		out = untrusted(out)
 	}
 	res := s.content(out, false)
 	if t.image != nil {
@@ -270,18 +266,6 @@ func (s *Server) content(v any, isError bool) *mcp.CallToolResult {
 		b = s.opts.Secrets.ScrubJSON(b)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b), IsError: isError}
-}
-
-// omitFields drops the named members of a JSON object.
-func omitFields(body []byte, names []string) ([]byte, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(body, &m); err != nil {
-		return nil, err
-	}
-	for _, n := range names {
-		delete(m, n)
-	}
-	return json.Marshal(m)
 }
 
 // taskOf is the task id of a connection: one per MCP session, so a session opened on one

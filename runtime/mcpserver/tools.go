@@ -24,8 +24,9 @@ type tool struct {
 	request func(args json.RawMessage, c call) (transport.Operation, error)
 	// page: the result holds page content and goes inside the Envelope.
 	page bool
-	// omit leaves result fields out that the tool does not return.
-	omit []string
+	// shape is what of the result the tool returns (nil: all of it), encoded once with the
+	// rest of the answer.
+	shape func(transport.Result) any
 	// store: the operation keeps an artifact, so the server needs --artifacts; without it
 	// the call is refused before anything runs, naming the flag.
 	store bool
@@ -67,7 +68,7 @@ var tools = []tool{
 		}},
 	{name: "browser_navigate", exported: true, op: transport.OpNavigate, page: true,
 		description: "Load an http(s) URL in the session's tab (the selected one unless tab is given). A URL outside the session's allowedOrigins is refused before anything loads (origin_denied); a redirect or a request of the page to such an origin is refused in the browser (egress_denied)."},
-	{name: "browser_observe", op: transport.OpObserve, page: true, omit: []string{"nodes"},
+	{name: "browser_observe", op: transport.OpObserve, page: true, shape: withoutNodes,
 		description: "The page's outline: one line per element, actionable ones with a ref (e12) for browser_act, bounded by maxNodes, maxDepth and maxTextChars (truncated says a bound was reached). A ref holds only for the documentId it came with."},
 	{name: "browser_act", op: transport.OpAct, page: true, exported: true,
 		description: "One action on one element, by ref from browser_observe or by locator (role and name, text, label, placeholder, …): click, dblclick, hover, focus, blur, type, fill, clear, select, check, uncheck, press, upload, dragTo, scrollIntoView. A ref from an earlier document is refused (stale_document), never acted on. text is a literal: type a secret with browser_type_secret.",
@@ -193,4 +194,19 @@ func narrowTypeSecret(s *jsonschema.Schema, o Options) {
 func dropProperty(s *jsonschema.Schema, name string) {
 	delete(s.Properties, name)
 	s.Required = slices.DeleteFunc(s.Required, func(r string) bool { return r == name })
+}
+
+// observeAnswer is browser_observe's result: the observe result without its node tree, whose
+// refs and names the outline text already holds in far fewer tokens. Nodes shadows the
+// embedded tree and is never set, so "nodes" is left out.
+type observeAnswer struct {
+	*transport.ObserveResult
+	Nodes []transport.OutlineNode `json:"nodes,omitempty"`
+}
+
+func withoutNodes(r transport.Result) any {
+	if ob, ok := r.(*transport.ObserveResult); ok {
+		return observeAnswer{ObserveResult: ob}
+	}
+	return r
 }
