@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,7 +14,6 @@ import (
 	"github.com/fastbrowser/fastbrowser/artifacts"
 	"github.com/fastbrowser/fastbrowser/runtime/runtimetest"
 	"github.com/fastbrowser/fastbrowser/scenario"
-	"github.com/fastbrowser/fastbrowser/scenario/junit/junittest"
 )
 
 // runShard runs shard i/n of dir into a new results directory and returns it, failing the
@@ -147,20 +145,8 @@ func TestMergeReports(t *testing.T) {
 			t.Errorf("report.html links %s, which is not a file under --out: %v", l, err)
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(out, "junit.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := junittest.Check(data); err != nil {
-		t.Fatalf("junit.xml: %v\n%s", err, data)
-	}
-	var suites struct {
-		Tests    int `xml:"tests,attr"`
-		Failures int `xml:"failures,attr"`
-		Errors   int `xml:"errors,attr"`
-	}
-	if err := xml.Unmarshal(data, &suites); err != nil || suites.Tests != 7 || suites.Failures != 1 || suites.Errors != 0 {
-		t.Fatalf("junit.xml: %v %+v", err, suites)
+	if suites := readJUnit(t, out); suites.Tests != 7 || suites.Failures != 1 || suites.Errors != 0 {
+		t.Fatalf("junit.xml: %+v", suites)
 	}
 	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".merged.merging-*")); len(left) > 0 {
 		t.Fatalf("staging left behind: %v", left)

@@ -89,22 +89,8 @@ func TestParallelRunKeepsOrder(t *testing.T) {
 	}
 	// junit.xml (acceptance 6): well-formed for CI readers, one suite per file, the counts
 	// of the run.
-	data, err := os.ReadFile(filepath.Join(out, "junit.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := junittest.Check(data); err != nil {
-		t.Fatalf("junit.xml: %v\n%s", err, data)
-	}
-	var suites struct {
-		Tests    int `xml:"tests,attr"`
-		Failures int `xml:"failures,attr"`
-		Suites   []struct {
-			Name string `xml:"name,attr"`
-		} `xml:"testsuite"`
-	}
-	if err := xml.Unmarshal(data, &suites); err != nil || suites.Tests != 6 || suites.Failures != 1 || len(suites.Suites) != 6 {
-		t.Fatalf("junit.xml: %v %+v", err, suites)
+	if suites := readJUnit(t, out); suites.Tests != 6 || suites.Failures != 1 || len(suites.Suites) != 6 {
+		t.Fatalf("junit.xml: %+v", suites)
 	}
 	last := -1
 	for i := 1; i <= 6; i++ {
@@ -164,4 +150,32 @@ func TestBaseURLOverride(t *testing.T) {
 	if res := runCLI(t, nil, "run", "--readiness-url", site.URL, f); res.code != 2 {
 		t.Fatalf("--readiness-url alone: exit %d", res.code)
 	}
+}
+
+// junitCounts are junit.xml's totals and its suites.
+type junitCounts struct {
+	Tests    int `xml:"tests,attr"`
+	Failures int `xml:"failures,attr"`
+	Errors   int `xml:"errors,attr"`
+	Suites   []struct {
+		Name string `xml:"name,attr"`
+	} `xml:"testsuite"`
+}
+
+// readJUnit reads out/junit.xml, fails t unless it holds to the schema CI readers take
+// (junittest.Check), and returns its counts.
+func readJUnit(t *testing.T, out string) junitCounts {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, "junit.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := junittest.Check(data); err != nil {
+		t.Fatalf("junit.xml: %v\n%s", err, data)
+	}
+	var counts junitCounts
+	if err := xml.Unmarshal(data, &counts); err != nil {
+		t.Fatalf("junit.xml: %v\n%s", err, data)
+	}
+	return counts
 }
