@@ -2,11 +2,11 @@ package mcpserver
 
 import (
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/fastbrowser/fastbrowser/transport"
+	"github.com/fastbrowser/fastbrowser/transport/policy"
 	"github.com/fastbrowser/fastbrowser/transport/textclip"
 )
 
@@ -115,13 +115,13 @@ func match(m *transport.TextMatch) string {
 	return strconv.Quote(textclip.Clip(m.String, promptTextBytes))
 }
 
-// originOf is a URL's origin: its path and query may hold what the user need not see.
+// originOf is a URL's origin, as the origin policy normalises it: its path and query may
+// hold what the user need not see.
 func originOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return "a URL that is not an http(s) address"
+	if o := policy.OriginOf(raw); o != "" {
+		return o
 	}
-	return u.Scheme + "://" + u.Host
+	return "a URL that is not an http(s) address"
 }
 
 func inTab(tab string) string {
