@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fastbrowser/fastbrowser/budgets"
+	"github.com/fastbrowser/fastbrowser/runtime/process/proctest"
 )
 
 // closeWatch wraps a real session and records whether Close had begun.
@@ -134,4 +135,42 @@ func TestLookAheadWaitsForRoom(t *testing.T) {
 	}
 	p.discard()
 	running()
+}
+
+// TestOwnOpenWaitsForAClosingSession: a scenario that opens its own session (none was opened
+// ahead) while Jobs+1 are live — its predecessor's still closing — is counted only once that
+// close uncounts one: the peak stays at the bound. It waits on the uncounting, not a clock.
+func TestOwnOpenWaitsForAClosingSession(t *testing.T) {
+	live := &liveSessions{}
+	running, closing := live.add(), live.add() // one job: a scenario running, one closing
+	counted := make(chan func(), 1)
+	go func() { counted <- live.await(context.Background(), 2, budgets.ProcessStopGrace().Ceiling) }()
+	// Uncount the closing session once the waiter is parked on it (freed is set by await).
+	if !proctest.PollUntil(budgets.WorkerReady().Default, func() bool { live.mu.Lock(); defer live.mu.Unlock(); return live.freed != nil }) {
+		t.Fatal("await never waited for room")
+	}
+	closing()
+	release := <-counted
+	if live.peakLive() != 2 {
+		t.Errorf("peak %d live, want the bound 2", live.peakLive())
+	}
+	release()
+	running()
+	if liveNow := live.live; liveNow != 0 {
+		t.Errorf("%d still counted", liveNow)
+	}
+}
+
+// TestOwnOpenAwaitEndsWithItsContext: a cancelled scenario stops waiting for room.
+func TestOwnOpenAwaitEndsWithItsContext(t *testing.T) {
+	live := &liveSessions{}
+	first := live.add()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	release := live.await(ctx, 1, budgets.ProcessStopGrace().Ceiling)
+	release()
+	first()
+	if live.live != 0 {
+		t.Errorf("%d still counted", live.live)
+	}
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/fastbrowser/fastbrowser/artifacts"
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/transport"
 )
@@ -80,9 +82,13 @@ func (s *Suite) openAhead(ctx context.Context, l *Loaded, p *aheadSession) (Sess
 	return s.open(ctx, spec, store, AttemptRunDir(l.runID(s.rep.RunID), 1), p.counted)
 }
 
-// aheadRoom counts a session to open ahead if that keeps at most Jobs+1 live: the running
+// liveBound is the most sessions live at once: the Jobs running scenarios' own, and one
+// more, opened ahead or still closing.
+func (s *Suite) liveBound() int { return max(s.opts.Jobs, 1) + 1 }
+
+// aheadRoom counts a session to open ahead if that keeps at most liveBound live: the running
 // scenarios' own, those still closing, and this one.
-func (s *Suite) aheadRoom() (func(), bool) { return s.live.reserve(max(s.opts.Jobs, 1) + 1) }
+func (s *Suite) aheadRoom() (func(), bool) { return s.live.reserve(s.liveBound()) }
 
 // open starts one scenario's session in the run's browser, one open at a time; its failure
 // evidence goes to store under runDir. The session counts as live from the start of its
@@ -114,7 +120,9 @@ func (s *Suite) open(ctx context.Context, spec SessionSpec, store *artifacts.Sto
 	}
 	release := counted // the look-ahead counted its session when it decided to open it
 	if release == nil {
-		release = s.live.add()
+		// A scenario started while its predecessor's session still closes (the slot is
+		// freed when operations end) waits for that close rather than exceed the bound.
+		release = s.live.await(ctx, s.liveBound(), budgets.ProcessStopGrace().Ceiling)
 	}
 	select {
 	case s.opening <- struct{}{}:
@@ -153,10 +161,11 @@ func (ss *suiteSession) Close() error {
 func (ss *suiteSession) openedAheadMs() int64 { return ss.openedAhead }
 
 // liveSessions counts the suite's sessions from the start of their open to the end of their
-// close, and the most there ever were at once (the look-ahead's bound is Jobs+1).
+// close, and the most there ever were at once (the bound is Jobs+1).
 type liveSessions struct {
 	mu         sync.Mutex
 	live, peak int
+	freed      chan struct{} // closed (and dropped) when a session is uncounted; nil: nobody waits
 }
 
 // add counts one more session; the func it returns uncounts it, once.
@@ -169,21 +178,59 @@ func (c *liveSessions) add() func() {
 // count); the func it returns uncounts it, once.
 func (c *liveSessions) reserve(limit int) (func(), bool) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if limit > 0 && c.live >= limit {
-		c.mu.Unlock()
 		return nil, false
 	}
+	return c.countLocked(), true
+}
+
+// await counts one more session once fewer than limit are live. A scenario whose slot was
+// freed early (its predecessor's session still closing) thus waits for that close instead
+// of pushing the count past the bound. The wait is bounded: by ctx, and by wait, past which
+// a close has overrun its own budget and the session is counted anyway (the scenario is
+// not failed for another's slow close).
+func (c *liveSessions) await(ctx context.Context, limit int, wait time.Duration) func() {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		c.mu.Lock()
+		if c.live < limit {
+			release := c.countLocked()
+			c.mu.Unlock()
+			return release
+		}
+		if c.freed == nil {
+			c.freed = make(chan struct{})
+		}
+		freed := c.freed
+		c.mu.Unlock()
+		select {
+		case <-freed:
+		case <-ctx.Done():
+			return c.add() // the open that follows fails on ctx and uncounts it
+		case <-timer.C:
+			return c.add()
+		}
+	}
+}
+
+// countLocked counts one more session (c.mu held) and returns its uncounting, once.
+func (c *liveSessions) countLocked() func() {
 	c.live++
 	c.peak = max(c.peak, c.live)
-	c.mu.Unlock()
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			c.mu.Lock()
 			c.live--
+			if c.freed != nil {
+				close(c.freed)
+				c.freed = nil
+			}
 			c.mu.Unlock()
 		})
-	}, true
+	}
 }
 
 func (c *liveSessions) peakLive() int {
