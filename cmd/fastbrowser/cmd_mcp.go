@@ -22,10 +22,11 @@ func mcpCommand(st *state) *cli.Command {
 		Name:  "mcp",
 		Usage: "serve browser sessions to an agent host as an MCP server on stdin/stdout, or streamable HTTP on loopback (docs/mcp.md)",
 		UsageText: "fastbrowser mcp --binding-origin ORIGIN ... [--browser PATH | --cdp-url URL] [--headed]\n" +
-			"                [--secret-env NAME ...] [--artifacts DIR] [--config FILE] [--confirm-mutations]\n" +
+			"                [--viewport WxH] [--secret-env NAME ...] [--artifacts DIR] [--config FILE] [--confirm-mutations]\n" +
 			"                [--http 127.0.0.1:PORT [--http-token-env NAME]]",
 		Flags: append(browserFlags(),
 			&cli.StringSliceFlag{Name: "binding-origin", Usage: "exact origin the server's sessions may be opened on (repeat; required: there is no default; \"*\" explicitly for any http/https origin); each browser_open narrows it"},
+			&cli.StringFlag{Name: "viewport", Value: mcpViewport, Usage: "lay every session's pages out at `WxH` CSS pixels (Playwright MCP's default size; a responsive page shows its desktop layout)"},
 			secretEnvFlag,
 			&cli.StringFlag{Name: "artifacts", Usage: "private evidence store `DIR` (0700): failure evidence of the sessions' operations, and browser_screenshot's screenshots (the tool is refused without it)"},
 			&cli.StringFlag{Name: "config", Usage: "config `FILE` (fastbrowser.json) whose \"session\" block sets the binding (--binding-origin wins), idle and request timeouts, page_text budgets and ceilings; see docs/scenarios.md \"Session config\""},
@@ -47,6 +48,12 @@ func mcpCommand(st *state) *cli.Command {
 	}
 }
 
+// mcpViewport is the size an MCP session lays pages out at unless --viewport says otherwise:
+// Playwright's default, which Playwright MCP uses, so a page an agent host knows from it
+// shows the same (desktop) layout here. Headless Chromium's own window is narrower (about
+// 780 CSS pixels), where responsive apps fold their menus away.
+const mcpViewport = "1280x720"
+
 func serveMCP(c *cli.Context, st *state, set **secrets.Set) error {
 	if err := checkBrowserFlags(c); err != nil {
 		return err
@@ -63,12 +70,17 @@ func serveMCP(c *cli.Context, st *state, set **secrets.Set) error {
 		// Deny by default: no binding is no origin, and "*" is only ever said outright.
 		return usageError("mcp needs --binding-origin ORIGIN (repeat; \"*\" explicitly for any http/https origin), or a --config whose session block has bindingOrigins")
 	}
+	viewport, err := transport.ParseViewport(c.String("viewport"))
+	if err != nil {
+		return usageError("mcp: --viewport %s: %v", c.String("viewport"), err)
+	}
 	opts, done, err := sessionTemplate(c, st, nil, "mcp", set)
 	if err != nil {
 		return err
 	}
 	defer done()
 	opts.WebRTC = runtime.WebRTCBlock
+	opts.Viewport = viewport
 	host, closeHost, err := openHost("mcp", opts, binding, session)
 	if err != nil {
 		return err
@@ -79,7 +91,7 @@ func serveMCP(c *cli.Context, st *state, set **secrets.Set) error {
 		return exitWith(exitFailed, "mcp: the working directory: %v", err)
 	}
 	srv, err := mcpserver.New(host, mcpserver.Options{Version: version, SecretNames: c.StringSlice(secretEnvFlag.Name), Secrets: *set,
-		Artifacts: c.String("artifacts"), ConfirmMutations: c.Bool("confirm-mutations"), Recorder: mcpRecorder{sessions.NewCalls(dir)}})
+		Artifacts: c.String("artifacts"), ConfirmMutations: c.Bool("confirm-mutations"), Recorder: mcpRecorder{sessions.NewCalls(dir, viewport.String())}})
 	if err != nil {
 		return exitWith(exitFailed, "mcp: %v", err)
 	}

@@ -21,16 +21,18 @@ import (
 // only that task call it. Calls keeps no page text and no secret: an {"env"} text stays
 // {"env"}, a literal is kept as typed, as in a session's history.
 type Calls struct {
-	dir string // where an export's upload paths resolve: the server's working directory
+	dir      string // where an export's upload paths resolve: the server's working directory
+	viewport string // the sessions' viewport (WxH, "" for the browser's own): the files hold it
 
 	mu       sync.Mutex
 	sessions map[string]*callHistory
 	order    []string // session ids, oldest opened first
 }
 
-// NewCalls keeps histories whose exports resolve relative paths against dir.
-func NewCalls(dir string) *Calls {
-	return &Calls{dir: dir, sessions: map[string]*callHistory{}}
+// NewCalls keeps histories whose exports resolve relative paths against dir and lay pages
+// out at viewport (WxH; "": the browser's own), the size every session was opened with.
+func NewCalls(dir, viewport string) *Calls {
+	return &Calls{dir: dir, viewport: viewport, sessions: map[string]*callHistory{}}
 }
 
 // callHistory is one session's: what Export needs of it, and what names its refs and tabs.
@@ -97,7 +99,7 @@ func (c *Calls) open(task string, r *transport.OpenSessionResult) {
 		c.order = slices.Delete(c.order, drop, drop+1)
 	}
 	c.sessions[r.Session] = &callHistory{task: task, refs: refBook{}, tabs: map[string]any{},
-		rec: Record{ID: r.Session, Created: time.Now(), State: StateOpen, Options: Options{AllowedOrigins: r.AllowedOrigins, Dir: c.dir}}}
+		rec: Record{ID: r.Session, Created: time.Now(), State: StateOpen, Options: Options{AllowedOrigins: r.AllowedOrigins, Dir: c.dir, Viewport: c.viewport}}}
 	c.order = append(c.order, r.Session)
 }
 

@@ -14,7 +14,7 @@ import (
 // cannot name refuses the export naming the call, and past the bound an ended session's
 // history goes before an open one's.
 func TestCallsOwnershipTabsAndBound(t *testing.T) {
-	calls := NewCalls(t.TempDir())
+	calls := NewCalls(t.TempDir(), "")
 	open := func(task, session string) transport.Owner {
 		calls.Record(transport.Owner{Task: task}, &transport.OpenSession{Task: task, AllowedOrigins: []string{site}},
 			&transport.OpenSessionResult{Session: session, Task: task, AllowedOrigins: []string{site}}, false)
