@@ -4,7 +4,8 @@
 // "Against Playwright MCP" for what the figures mean.
 //
 // Environment: SHOP (the fixture server's origin, its shop signed into with SHOP_PASSWORD),
-// SWAGGER (the swagger-ui static server's origin), FASTBROWSER (the binary), OUT (a directory
+// SWAGGER (the swagger-ui static server's origin), REDOC (the origin serving ci/mcp-bench:
+// redoc/index.html and Redoc's bundle), FASTBROWSER (the binary), OUT (a directory
 // for the samples and each page's last outline and snapshot), ROUNDS (default 5).
 //
 // Per page and server: one navigate and one observe/snapshot are timed, each call alone
@@ -25,6 +26,7 @@ const env = (name) => {
 };
 const SHOP = env('SHOP');
 const SWAGGER = env('SWAGGER');
+const REDOC = env('REDOC');
 const FASTBROWSER = env('FASTBROWSER');
 const OUT = env('OUT');
 env('SHOP_PASSWORD');
@@ -35,15 +37,19 @@ if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`bench.mjs: ROUNDS=
 const CALL_TIMEOUT_MS = 60_000;
 const READY_TIMEOUT_MS = 15_000;
 
-// The pages: the fixture shop's sign-in and (signed in) orders page, and three views of
-// Swagger UI (swagger-ui-dist, a real third-party app: scenarios/realapp/swagger-ui) on
-// three of its documents. ready is text the page shows once rendered.
+// The pages: the fixture shop's sign-in and (signed in) orders page, three views of Swagger
+// UI (swagger-ui-dist, a real third-party app: scenarios/realapp/swagger-ui) on three of its
+// documents, and two views of Redoc (npm "redoc", a second real third-party app: a
+// React app with a search box, a side menu and collapsible schemas) on two of the same
+// documents. ready is text the page shows once rendered.
 const PAGES = [
   { name: 'shop login', url: `${SHOP}/shop/login`, ready: 'Sign in to the shop' },
   { name: 'shop orders', url: `${SHOP}/shop/orders`, ready: 'Signed in as alice' },
   { name: 'swagger-ui petstore', url: `${SWAGGER}/?url=/documents/petstore.swagger.yaml`, ready: 'Find pet by ID' },
   { name: 'swagger-ui external-docs', url: `${SWAGGER}/?url=/documents/features/external-docs.openapi.yaml`, ready: 'Read external docs' },
   { name: 'swagger-ui models', url: `${SWAGGER}/?url=/documents/features/models.openapi.yaml`, ready: 'Schemas' },
+  { name: 'redoc petstore', url: `${REDOC}/redoc/?url=documents/petstore.swagger.yaml`, ready: 'A sample server for a pet store.' },
+  { name: 'redoc external-docs', url: `${REDOC}/redoc/?url=documents/features/external-docs.openapi.yaml`, ready: 'Everything about your Pets' },
 ];
 
 const texts = (res) => (res.content || []).filter((c) => c.type === 'text').map((c) => c.text);
@@ -68,8 +74,8 @@ async function connect(label, command, args, cwd) {
 // fastbrowser: a session on both origins; navigate; read until ready; observe.
 async function fastbrowser() {
   const s = await connect('fastbrowser', FASTBROWSER, ['mcp', '--binding-origin', SHOP, '--binding-origin', SWAGGER,
-    '--secret-env', 'SHOP_PASSWORD'], OUT);
-  const { res } = await s.call('browser_open', { allowedOrigins: [SHOP, SWAGGER] });
+    '--binding-origin', REDOC, '--secret-env', 'SHOP_PASSWORD'], OUT);
+  const { res } = await s.call('browser_open', { allowedOrigins: [SHOP, SWAGGER, REDOC] });
   const session = res.structuredContent.session;
   s.navigate = async (url) => (await s.call('browser_navigate', { session, url })).ms;
   s.ready = async (text) => {
@@ -109,7 +115,7 @@ async function playwright() {
   }));
   const bin = path.join(path.dirname(new URL(import.meta.url).pathname), 'node_modules', '.bin', 'playwright-mcp');
   const s = await connect('playwright-mcp', bin, ['--headless', '--executable-path', '/usr/bin/chromium', '--isolated',
-    '--no-sandbox', '--block-service-workers', '--allowed-origins', `${SHOP};${SWAGGER}`, '--config', config,
+    '--no-sandbox', '--block-service-workers', '--allowed-origins', `${SHOP};${SWAGGER};${REDOC}`, '--config', config,
     '--output-dir', work], work);
   s.navigate = async (url) => (await s.call('browser_navigate', { url })).ms;
   s.ready = async (text) => { await s.call('browser_wait_for', { text }); };
