@@ -43,7 +43,8 @@ func (e *elicitor) handle(_ context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 // TestMCPConfirmMutations: with --confirm-mutations every call that may change the page asks
 // the user first, naming the action and the element (never the typed text or the secret);
 // accepted it runs, declined or cancelled it is refused cancelled and the page is unchanged;
-// a read asks nothing; an answer the server did not ask for is refused.
+// a read asks nothing; an answer the server did not ask for is refused; a call on a session
+// that is not the connection's (ended, unknown) is refused without asking.
 func TestMCPConfirmMutations(t *testing.T) {
 	shop := shopServer(t, mcpPassword)
 	el := &elicitor{answer: "accept"}
@@ -130,6 +131,18 @@ func TestMCPConfirmMutations(t *testing.T) {
 	el.last()
 	c.ok("browser_close", map[string]any{"session": session})
 	prompted("close", []string{"closing the session"})
+
+	// A call that could not run is refused with the host's error before anyone is asked:
+	// on the closed session, and on a session this connection never had.
+	for id, code := range map[string]string{session: "session_ended", "s99": "session_not_found"} {
+		e := c.refused("browser_act", map[string]any{"session": id, "action": "click", "target": map[string]any{"role": "button", "name": "Log in"}})
+		if e["code"] != code || e["operation"] != "act" || e["mutationState"] != "not_attempted" {
+			t.Errorf("act on session %s: %v; want %s for act, not attempted", id, e, code)
+		}
+		if p := el.last(); len(p) != 0 {
+			t.Errorf("act on session %s asked %q before it was refused", id, p)
+		}
+	}
 }
 
 // TestMCPConfirmNeedsElicitation: a client that cannot be asked is refused before anything

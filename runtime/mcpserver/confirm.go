@@ -1,10 +1,12 @@
 package mcpserver
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"slices"
 	"sync"
 
@@ -46,6 +48,26 @@ func (s *Server) confirm(req *mcp.CallToolRequest, op transport.Operation, c cal
 		InputRequests: mcp.InputRequestMap{confirmInput: &mcp.ElicitParams{Mode: "form", Message: s.prompt(op, c), RequestedSchema: confirmForm}},
 		RequestState:  s.confirms.ask(c.task, digest),
 	}
+}
+
+// unowned asks the host, with a read that changes nothing (listTabs), whether the call's
+// session is one this connection may use: the user is only asked about a call that could
+// run, never about one on another connection's (or an ended, unknown) session, which is
+// refused at once with the host's own error. Any other failure of the read is the call's to
+// meet after the prompt.
+func (s *Server) unowned(ctx context.Context, name string, c call) *mcp.CallToolResult {
+	_, err := s.h.Handle(transport.WithOwner(ctx, transport.Owner{Session: c.session, Task: c.task}), &transport.ListTabs{}, nil)
+	var oe *transport.OperationError
+	if !errors.As(err, &oe) {
+		return nil
+	}
+	switch oe.Code {
+	case transport.CodeSessionNotFound, transport.CodeSessionNotOwned, transport.CodeSessionExpired, transport.CodeSessionEnded:
+		e := *oe
+		e.Operation = name
+		return s.refused(name, &e)
+	}
+	return nil
 }
 
 // answered is the call again with the user's answer: it runs (nil) only on accept of a

@@ -177,6 +177,11 @@ func (s *Server) handler(t tool, schema *jsonschema.Resolved) mcp.ToolHandler {
 			return s.refused(t.op, err), nil
 		}
 		if s.opts.ConfirmMutations && op.Mutates() {
+			if !t.opens {
+				if res := s.unowned(ctx, t.op, c); res != nil {
+					return res, nil
+				}
+			}
 			if res := s.confirm(req, op, c); res != nil {
 				return res, nil
 			}
