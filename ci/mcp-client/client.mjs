@@ -81,18 +81,13 @@ async function call(name, args) {
   return { out, isError: res.isError === true };
 }
 
-// exported calls browser_export, which must succeed: its one text content is the scenario
-// file, and its structuredContent {file, operations, warnings} holds the same file.
+// exported calls browser_export, which must succeed: its result {file, operations,
+// warnings} comes inside the envelope (the file names elements as the page named them).
 async function exported(args) {
-  const res = await client.callTool({ name: "browser_export", arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS });
-  results.write(JSON.stringify(res) + "\n");
-  check(res.isError !== true, `browser_export: refused: ${res.content?.[0]?.text}`);
-  check(res.content?.length === 1 && res.content[0].type === "text",
-    `browser_export: want one text content, got ${JSON.stringify(res.content?.map((c) => c.type))}`);
-  const sc = res.structuredContent;
-  check(sc && sc.file === res.content[0].text && Number.isInteger(sc.operations) && Array.isArray(sc.warnings),
-    "browser_export: structuredContent is not {file: the text, operations, warnings}");
-  return sc;
+  const x = await ok("browser_export", args);
+  check(typeof x.file === "string" && Number.isInteger(x.operations) && Array.isArray(x.warnings),
+    "browser_export: the envelope does not hold {file, operations, warnings}");
+  return x;
 }
 
 // ok calls a tool that must succeed; page content must come inside the envelope.

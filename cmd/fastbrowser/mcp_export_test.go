@@ -1,45 +1,28 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fastbrowser/fastbrowser/scenario"
 )
 
-// export calls browser_export and returns the file (the text content) and the structured
-// content, which must hold the same file.
+// export calls browser_export and returns the file and the result: inside the envelope when
+// it succeeded (the file names elements as the page did), the text being the structured
+// content's JSON as for every tool.
 func (c *mcpClient) export(args map[string]any) (string, map[string]any, bool) {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser_export", Arguments: args})
-	if err != nil {
-		c.t.Fatalf("browser_export: %v", err)
+	out, isErr := c.call("browser_export", args)
+	if isErr {
+		return "", out, true
 	}
-	if len(res.Content) != 1 {
-		c.t.Fatalf("browser_export: %d content items, want the one text", len(res.Content))
-	}
-	text := res.Content[0].(*mcp.TextContent).Text
-	c.results = append(c.results, text)
-	sc, _ := json.Marshal(res.StructuredContent)
-	c.results = append(c.results, string(sc))
-	var out map[string]any
-	if err := json.Unmarshal(sc, &out); err != nil {
-		c.t.Fatalf("browser_export: structured content %s: %v", sc, err)
-	}
-	if !res.IsError && out["file"] != text {
-		c.t.Errorf("browser_export: the text is not the structured content's file:\n%s\n%v", text, out["file"])
-	}
-	return text, out, res.IsError
+	out = enveloped(c.t, out)
+	file, _ := out["file"].(string)
+	return file, out, false
 }
 
 // TestMCPExportReplays: an MCP session on the fixture shop (which checks the password) —

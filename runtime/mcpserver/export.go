@@ -24,7 +24,8 @@ type Recorder interface {
 	Export(owner transport.Owner, id string) (*Export, error)
 }
 
-// Export is browser_export's structured content; the text content is File alone.
+// Export is browser_export's result, inside the envelope: the file names elements by the
+// role and accessible name the page gave them, which is page content like any other.
 type Export struct {
 	File       string   `json:"file"`       // the scenario file v1 that `fastbrowser run` replays
 	Operations int      `json:"operations"` // how many operations it holds
@@ -59,13 +60,7 @@ func (s *Server) export(args json.RawMessage, c call) *mcp.CallToolResult {
 	if x.Warnings == nil {
 		x.Warnings = []string{}
 	}
-	res := s.content(x, false)
-	file := x.File
-	if s.opts.Secrets != nil {
-		file = s.opts.Secrets.Scrub(file)
-	}
-	res.Content = []mcp.Content{&mcp.TextContent{Text: file}}
-	return res
+	return s.content(untrusted(x), false)
 }
 
 // record tells the Recorder a call that succeeded.
