@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime"
 	"github.com/fastbrowser/fastbrowser/runtime/mcpserver"
 	"github.com/fastbrowser/fastbrowser/scenario/sessions"
@@ -23,7 +24,7 @@ func mcpCommand(st *state) *cli.Command {
 		Usage: "serve browser sessions to an agent host as an MCP server on stdin/stdout, or streamable HTTP on loopback (docs/mcp.md)",
 		UsageText: "fastbrowser mcp --binding-origin ORIGIN ... [--browser PATH | --cdp-url URL] [--headed]\n" +
 			"                [--viewport WxH] [--secret-env NAME ...] [--artifacts DIR] [--config FILE] [--confirm-mutations]\n" +
-			"                [--http 127.0.0.1:PORT [--http-token-env NAME]]",
+			"                [--http 127.0.0.1:PORT [--http-token-env NAME] [--http-idle-timeout D]]",
 		Flags: append(browserFlags(),
 			&cli.StringSliceFlag{Name: "binding-origin", Usage: "exact origin the server's sessions may be opened on (repeat; required: there is no default; \"*\" explicitly for any http/https origin); each browser_open narrows it"},
 			&cli.StringFlag{Name: "viewport", Value: mcpViewport, Usage: "lay every session's pages out at `WxH` CSS pixels (Playwright MCP's default size; a responsive page shows its desktop layout)"},
@@ -33,6 +34,7 @@ func mcpCommand(st *state) *cli.Command {
 			&cli.BoolFlag{Name: "confirm-mutations", Usage: "ask the user through MCP elicitation before every tool that may change a page (act, type_secret, navigate, …), naming the action and the element; declined: refused cancelled, nothing runs; a client without elicitation is refused"},
 			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on `ADDR` (a loopback IP and port, 127.0.0.1:0 for any free port) instead of stdio; prints {\"url\",\"token\"} on stdout; stdin's end stops it"},
 			&cli.StringFlag{Name: "http-token-env", Usage: "with --http: the bearer token every request needs is this environment `NAME`'s value (16 characters or more; never printed); without it the server makes one and prints it"},
+			&cli.DurationFlag{Name: "http-idle-timeout", Value: budgets.SessionIdle().Default, Usage: "with --http: close an MCP session (and the browser sessions it opened) after this long without a request from its client, which may have gone without ending it (1s to 24h)"},
 		),
 		// A flag the parser refuses is exit 2 with the message on stderr: urfave/cli would
 		// print the help on stdout, which is the MCP channel.

@@ -11,9 +11,11 @@ import (
 	"net"
 	"net/netip"
 	"strconv"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fastbrowser/fastbrowser/budgets"
 	"github.com/fastbrowser/fastbrowser/runtime/mcpserver"
 	"github.com/fastbrowser/fastbrowser/transport/secrets"
 )
@@ -28,21 +30,29 @@ type mcpHTTP struct {
 	// made: the server made the token, so it prints it (a token from the environment is the
 	// operator's, and never echoed).
 	made bool
+	// idle closes an MCP session that made no request for this long (--http-idle-timeout).
+	idle time.Duration
 }
 
-// mcpHTTPFlags reads --http and --http-token-env (nil: stdio).
+// mcpHTTPFlags reads --http, --http-token-env and --http-idle-timeout (nil: stdio).
 func mcpHTTPFlags(c *cli.Context, st *state) (*mcpHTTP, error) {
 	addr, env := c.String("http"), c.String("http-token-env")
 	if addr == "" {
-		if env != "" {
-			return nil, usageError("--http-token-env needs --http 127.0.0.1:PORT (over stdio there is no token)")
+		for _, name := range []string{"http-token-env", "http-idle-timeout"} {
+			if c.IsSet(name) {
+				return nil, usageError("--%s needs --http 127.0.0.1:PORT", name)
+			}
 		}
 		return nil, nil
 	}
 	if err := loopbackAddr(addr); err != nil {
 		return nil, usageError("--http %q: %v", addr, err)
 	}
-	h := &mcpHTTP{addr: addr}
+	idle := c.Duration("http-idle-timeout")
+	if b := budgets.SessionIdle(); idle < b.Floor || idle > b.Ceiling {
+		return nil, usageError("--http-idle-timeout %s: expected a duration from %s to %s", idle, b.Floor, b.Ceiling)
+	}
+	h := &mcpHTTP{addr: addr, idle: idle}
 	if env == "" {
 		var b [32]byte
 		if _, err := rand.Read(b[:]); err != nil {
@@ -108,5 +118,5 @@ func serveMCPHTTP(ctx context.Context, st *state, srv *mcpserver.Server, h *mcpH
 		_, _ = io.Copy(io.Discard, st.stdin)
 		cancel()
 	}()
-	return srv.ServeHTTP(ctx, ln, h.token)
+	return srv.ServeHTTP(ctx, ln, h.token, h.idle)
 }

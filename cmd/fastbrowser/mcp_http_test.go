@@ -210,6 +210,9 @@ func TestMCPHTTPFlags(t *testing.T) {
 		{"--http", "127.0.0.1:0", "--http-token-env", "MCP_TOKEN"},
 		{"--http", "127.0.0.1:0", "--http-token-env", "MCP_TOKEN_UNSET_X"},
 		{"--http-token-env", "MCP_TOKEN_OK"},
+		{"--http-idle-timeout", "1m"},
+		{"--http", "127.0.0.1:0", "--http-idle-timeout", "500ms"},
+		{"--http", "127.0.0.1:0", "--http-idle-timeout", "25h"},
 	} {
 		r := runCLI(t, env, append([]string{"mcp", "--binding-origin", "http://127.0.0.1:1"}, args...)...)
 		if r.code != exitInvalid || !strings.Contains(r.stderr, "--http") || r.stdout != "" || strings.Contains(r.stderr, "short-token") {
@@ -222,5 +225,22 @@ func TestMCPHTTPFlags(t *testing.T) {
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &ready) != nil || len(ready) != 1 || !regexp.MustCompile(`^http://127\.0\.0\.1:\d+/mcp$`).MatchString(ready["url"]) ||
 		strings.Contains(r.stdout+r.stderr, "operator-token") {
 		t.Errorf("--http-token-env: exit %d\nstdout %q\nstderr %q; want exit 0 and only {url}", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestMCPHTTPIdleTimeout: an MCP session whose client sends nothing more (gone without its
+// DELETE) is closed after --http-idle-timeout, and the browser session it opened ends with
+// it, as at a DELETE; the client's next call is refused by the server, which no longer knows
+// its MCP session.
+func TestMCPHTTPIdleTimeout(t *testing.T) {
+	shop := shopServer(t, mcpPassword)
+	srv := startMCPHTTP(t, "--binding-origin", shop, "--http-idle-timeout", "3s")
+	a := srv.connect(t, nil)
+	session := a.ok("browser_open", map[string]any{"allowedOrigins": []string{shop}})["session"].(string)
+	srv.waitStderr(t, "fastbrowser mcp: session "+session+" ended: task ended")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := a.cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser_read", Arguments: map[string]any{"session": session}}); err == nil {
+		t.Errorf("a call on the MCP session closed for idleness was answered")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -18,14 +19,18 @@ const HTTPPath = "/mcp"
 
 // ServeHTTP speaks MCP's streamable HTTP transport on ln (`fastbrowser mcp --http`) until ctx
 // ends, every request held to the bearer token first. Each MCP session over it is a
-// connection of its own, with its own task (taskOf). At the end every MCP session is closed,
-// which ends the sessions each opened, before ServeHTTP returns.
-func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, token string) error {
+// connection of its own, with its own task (taskOf). An MCP session whose client sent no
+// request for idle is closed, as its DELETE would: a client that went away without one
+// would otherwise keep it, and the browser sessions it opened, until the server stops. At
+// the end every MCP session is closed, which ends the sessions each opened, before
+// ServeHTTP returns.
+func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, token string, idle time.Duration) error {
 	mux := http.NewServeMux()
 	// The SDK's handler also refuses a request whose Host is not a loopback name on a
 	// loopback listener (DNS rebinding); the token is what keeps out every other local user
 	// and any page a browser on this machine shows.
-	mux.Handle(HTTPPath, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil))
+	mux.Handle(HTTPPath, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
+		&mcp.StreamableHTTPOptions{SessionTimeout: idle}))
 	hs := &http.Server{Handler: bearer(token, mux), ReadHeaderTimeout: budgets.MCPHTTPHeaderRead}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
