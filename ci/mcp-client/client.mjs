@@ -4,7 +4,14 @@
 // OUT/results.jsonl and the server's stderr to OUT/server-stderr.log, for ci/mcp's secret
 // sweep (sweep.mjs); it never prints a tool result itself, so the sweep covers everything.
 //
-//   node client.mjs --fastbrowser BIN --fixture ORIGIN --canary ORIGIN --out DIR
+//   node client.mjs --fastbrowser BIN --fixture ORIGIN --canary ORIGIN --out DIR [--http]
+//
+// With --http the same checks run over MCP's streamable HTTP transport: the client starts
+// `fastbrowser mcp --http 127.0.0.1:0 --http-token-env MCP_HTTP_TOKEN …` itself (its stdin a
+// pipe the client holds), reads the one line saying where it listens (which must not repeat
+// the token), and connects with the SDK's StreamableHTTPClientTransport and
+// "Authorization: Bearer $MCP_HTTP_TOKEN"; at the end it ends the MCP session (DELETE) and the
+// server's stdin, and the server must exit.
 //
 // After the orders read it exports the session (browser_export) to OUT/export.json, which
 // ci/mcp then replays with `fastbrowser run`.
@@ -12,11 +19,14 @@
 // SHOP_PASSWORD (the shop's password) must be set: the server is started with
 // --secret-env SHOP_PASSWORD and types it by name. Exits 0 and prints one line per step,
 // or exits 1 with "ci/mcp client: STEP: what was wrong".
+import { spawn } from "node:child_process";
 import { createWriteStream, writeFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 // Every tool the server lists (runtime/mcpserver/tools.go), exactly: a tool added or gone
 // shows here.
@@ -36,7 +46,7 @@ const EXIT_BOUND_MS = 15_000;
 const { values: opt } = parseArgs({
   options: {
     fastbrowser: { type: "string" }, fixture: { type: "string" },
-    canary: { type: "string" }, out: { type: "string" },
+    canary: { type: "string" }, out: { type: "string" }, http: { type: "boolean" },
   },
 });
 for (const name of ["fastbrowser", "fixture", "canary", "out"]) {
@@ -44,9 +54,11 @@ for (const name of ["fastbrowser", "fixture", "canary", "out"]) {
 }
 const password = process.env.SHOP_PASSWORD;
 if (!password) usage("SHOP_PASSWORD is not set (the shop's password, typed by name)");
+const token = process.env.MCP_HTTP_TOKEN;
+if (opt.http && !token) usage("--http needs MCP_HTTP_TOKEN (the server's bearer token, 16 characters or more)");
 
 function usage(msg) {
-  console.error(`ci/mcp client: ${msg}\nusage: node client.mjs --fastbrowser BIN --fixture ORIGIN --canary ORIGIN --out DIR`);
+  console.error(`ci/mcp client: ${msg}\nusage: node client.mjs --fastbrowser BIN --fixture ORIGIN --canary ORIGIN --out DIR [--http]`);
   process.exit(2);
 }
 
@@ -59,14 +71,50 @@ function check(ok, what) {
 const results = createWriteStream(join(opt.out, "results.jsonl"));
 const serverStderr = createWriteStream(join(opt.out, "server-stderr.log"));
 // FASTBROWSER_DEBUG=1: the browser's and worker's logs reach stderr, so the sweep covers them.
-const transport = new StdioClientTransport({
-  command: opt.fastbrowser,
-  args: ["mcp", "--binding-origin", opt.fixture, "--secret-env", "SHOP_PASSWORD"],
-  env: { ...process.env, FASTBROWSER_DEBUG: "1" },
-  stderr: "pipe",
-});
-transport.stderr.pipe(serverStderr);
+const serverArgs = ["mcp", "--binding-origin", opt.fixture, "--secret-env", "SHOP_PASSWORD"];
+const serverEnv = { ...process.env, FASTBROWSER_DEBUG: "1" };
 const client = new Client({ name: "fastbrowser-ci-mcp", version: "1" });
+// server: {transport, pid, stop()}: how this run reaches the server, and how it ends it.
+let server;
+
+// overStdio: the SDK spawns the server and speaks on its stdin/stdout; closing the client
+// ends its stdin.
+function overStdio() {
+  const transport = new StdioClientTransport({ command: opt.fastbrowser, args: serverArgs, env: serverEnv, stderr: "pipe" });
+  transport.stderr.pipe(serverStderr);
+  return { transport, pid: () => transport.pid, stop: () => client.close() };
+}
+
+// overHTTP: the server is started here with --http and the token from the environment; the
+// SDK's streamable HTTP client reaches it at the URL of its listening line.
+async function overHTTP() {
+  const child = spawn(opt.fastbrowser, [...serverArgs, "--http", "127.0.0.1:0", "--http-token-env", "MCP_HTTP_TOKEN"],
+    { env: serverEnv, stdio: ["pipe", "pipe", "pipe"] });
+  child.stderr.pipe(serverStderr);
+  const exit = new Promise((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code)));
+  const line = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new StepError("no listening line within 60 s")), CALL_TIMEOUT_MS);
+    child.once("exit", (code) => reject(new StepError(`the server exited ${code} before listening`)));
+    createInterface({ input: child.stdout }).once("line", (l) => { clearTimeout(timer); resolve(l); });
+  });
+  const ready = JSON.parse(line);
+  check(Object.keys(ready).join() === "url" && /^http:\/\/127\.0\.0\.1:\d+\/mcp$/.test(ready.url),
+    `listening line ${line}: want only {"url": "http://127.0.0.1:PORT/mcp"} (the token is the operator's)`);
+  const transport = new StreamableHTTPClientTransport(new URL(ready.url),
+    { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  return {
+    transport, pid: () => child.pid,
+    stop: async () => {
+      await transport.terminateSession(); // the DELETE that ends the MCP session
+      await client.close();
+      child.stdin.end();
+      const timer = setTimeout(() => child.kill("SIGKILL"), EXIT_BOUND_MS);
+      const code = await exit;
+      clearTimeout(timer);
+      check(code === 0, `the server exited ${code} after its stdin ended, want 0 within ${EXIT_BOUND_MS / 1000} s`);
+    },
+  };
+}
 
 // call returns a tool's result as JSON (its one text content, which must equal its
 // structuredContent) and whether it is an error. Every result is kept for the sweep.
@@ -125,9 +173,10 @@ function done(what) {
 async function main() {
   const fixture = opt.fixture;
   step = "connect";
-  await client.connect(transport, { timeout: CALL_TIMEOUT_MS });
-  const serverPid = transport.pid;
-  done(`${client.getServerVersion()?.name} ${client.getServerVersion()?.version}, protocol negotiated`);
+  server = opt.http ? await overHTTP() : overStdio();
+  await client.connect(server.transport, { timeout: CALL_TIMEOUT_MS });
+  const serverPid = server.pid();
+  done(`${client.getServerVersion()?.name} ${client.getServerVersion()?.version}, protocol negotiated over ${opt.http ? "streamable HTTP" : "stdio"}`);
 
   step = "list tools";
   const names = (await client.listTools(undefined, { timeout: CALL_TIMEOUT_MS })).tools.map((t) => t.name).sort();
@@ -208,7 +257,7 @@ async function main() {
   check(closed.closed === true, `close answered ${JSON.stringify(closed)}`);
   const ended = await refused("browser_read", { session });
   check(ended.code === "session_ended", `read after close: ${ended.code}, want session_ended`);
-  await client.close();
+  await server.stop();
   await exited(serverPid);
   done("session closed, server exited");
 }
