@@ -148,14 +148,21 @@ async function ok(name, args, enveloped = true) {
   return out.untrusted;
 }
 
-// refused calls a tool that must fail, and returns its error.
+// refused calls a tool that must fail, and returns its error: what the server decided
+// (code, retry, mutationState) beside the words and what the page did (message, blocked),
+// which come inside the error's detail envelope and are lifted out of it here.
 async function refused(name, args) {
   const { out, isError } = await call(name, args);
   check(isError && out.error, `${name}: want isError with an error, got a success`);
-  for (const k of ["code", "message", "retry", "mutationState"]) {
+  for (const k of ["code", "retry", "mutationState"]) {
     check(typeof out.error[k] === "string" && out.error[k] !== "", `${name}: error without ${k}: ${JSON.stringify(out.error)}`);
   }
-  return out.error;
+  const d = out.error.detail;
+  check(d && d.untrusted && typeof d.note === "string" && Object.keys(d).length === 2,
+    `${name}: error's detail not in the envelope {untrusted, note}: ${JSON.stringify(out.error)}`);
+  check(!("message" in out.error) && !("blocked" in out.error), `${name}: page-quoting fields outside the detail envelope`);
+  check(typeof d.untrusted.message === "string" && d.untrusted.message !== "", `${name}: error without a message`);
+  return { ...out.error, ...d.untrusted };
 }
 
 // ref finds an element's ref in an observe outline ("textbox [e3] \"Username\"").

@@ -141,10 +141,28 @@ func (c *mcpClient) refused(name string, args map[string]any) map[string]any {
 	if !isErr || e == nil {
 		c.t.Fatalf("%s %v: %v; want isError with an error", name, args, out)
 	}
-	for _, k := range []string{"code", "message", "retry", "mutationState"} {
+	for _, k := range []string{"code", "retry", "mutationState"} {
 		if s, _ := e[k].(string); s == "" {
 			c.t.Errorf("%s: error without %s: %v", name, k, e)
 		}
+	}
+	// Only what the server decided is outside the envelope: the words, and what the page
+	// did, are in detail. They are lifted out here for the callers' assertions.
+	for _, k := range []string{"message", "blocked", "received"} {
+		if _, ok := e[k]; ok {
+			c.t.Errorf("%s: %s outside the detail envelope: %v", name, k, e)
+		}
+	}
+	d, _ := e["detail"].(map[string]any)
+	if d == nil {
+		c.t.Fatalf("%s: error without detail: %v", name, e)
+	}
+	detail := enveloped(c.t, d)
+	if s, _ := detail["message"].(string); s == "" {
+		c.t.Errorf("%s: error without a message in its detail: %v", name, e)
+	}
+	for k, v := range detail {
+		e[k] = v
 	}
 	return e
 }

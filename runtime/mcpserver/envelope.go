@@ -17,8 +17,9 @@ type Envelope struct {
 func untrusted(v any) Envelope { return Envelope{Untrusted: v, Note: UntrustedNote} }
 
 // Refusal is a refused or failed call's structured content (isError: true): the protocol's
-// error, without its evidence, call log or page text it could quote beyond the message
-// (and a failed assertion's received value, which goes inside an envelope).
+// error, without its evidence or call log. What the server decided (code, retry class,
+// mutation state, the refused argument's path) is outside; everything else is inside one
+// envelope, Detail, as it may quote the page.
 type Refusal struct {
 	Error RefusalError `json:"error"`
 }
@@ -28,26 +29,31 @@ type RefusalError struct {
 	Operation     string                  `json:"operation,omitempty"`
 	Phase         transport.Phase         `json:"phase"`
 	Code          transport.Code          `json:"code"`
-	Message       string                  `json:"message"`
 	Retry         transport.Retry         `json:"retry"`
 	MutationState transport.MutationState `json:"mutationState"`
 	Path          string                  `json:"path,omitempty"`
-	// Blocked lists the origins the policy refused (origin only), for egress_denied.
+	// Expected is what a failed assertion asked for: the caller's own words.
+	Expected string `json:"expected,omitempty"`
+	// Detail holds the error's words and what the page did: the server cannot tell which
+	// messages quote the page (an ambiguous locator lists the names of the elements it
+	// matched, a not-found one the nearest names, a select its options), so none is outside.
+	Detail Envelope `json:"detail"`
+}
+
+// RefusalDetail is what a refusal's envelope holds.
+type RefusalDetail struct {
+	Message string `json:"message"`
+	// Blocked lists the origins the policy refused (origin only), for egress_denied: where the
+	// page tried to go.
 	Blocked []transport.Blocked `json:"blocked,omitempty"`
-	// Expected is what a failed assertion asked for (the caller's own words); Received is
-	// what the page had when its wait ended, page content, so inside the envelope (absent
-	// when nothing was found to compare).
-	Expected string    `json:"expected,omitempty"`
-	Received *Envelope `json:"received,omitempty"`
+	// Received is what a failed assertion's target had when its wait ended (absent when
+	// nothing was found to compare).
+	Received string `json:"received,omitempty"`
 }
 
 func refusal(op string, err error) Refusal {
 	oe := transport.AsOperationError(op, err)
-	e := RefusalError{Operation: oe.Operation, Phase: oe.Phase, Code: oe.Code, Message: oe.Message,
-		Retry: oe.Retry, MutationState: oe.MutationState, Path: oe.Path, Blocked: oe.Blocked, Expected: oe.Expected}
-	if oe.Received != "" {
-		received := untrusted(oe.Received)
-		e.Received = &received
-	}
-	return Refusal{e}
+	return Refusal{RefusalError{Operation: oe.Operation, Phase: oe.Phase, Code: oe.Code, Retry: oe.Retry,
+		MutationState: oe.MutationState, Path: oe.Path, Expected: oe.Expected,
+		Detail: untrusted(RefusalDetail{Message: oe.Message, Blocked: oe.Blocked, Received: oe.Received})}}
 }
