@@ -13,6 +13,10 @@
 // its ready text shows (swagger-ui renders after fetching its document): fastbrowser by
 // reading the page, Playwright MCP by browser_wait_for. Inside each round the order of the
 // two servers alternates page by page, and between rounds, so a noisy machine hits both alike.
+// At the end of each round both sign in to the shop again, by locator, and the three acting
+// calls are timed alone (type the username, type the password, click "Log in"; the wait for
+// the signed-in page is untimed). A second table gives their medians and, per round, the sum
+// of every timed call (OUT/acting.jsonl keeps the samples).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import fs from 'node:fs';
@@ -91,12 +95,15 @@ async function fastbrowser() {
     const outline = r.structuredContent.untrusted.text;
     return { ms, outline, resultBytes: texts(r).reduce((n, t) => n + bytes(t), 0), elements: fastbrowserElements(outline) };
   };
+  // signIn types the username, types the password and clicks "Log in", by locator (no
+  // observe first), and returns each call's time; the wait for the signed-in page is untimed.
   s.signIn = async () => {
     await s.navigate(`${SHOP}/shop/login`);
-    await s.call('browser_act', { session, action: 'type', target: { role: 'textbox', name: 'Username' }, text: 'alice' });
-    await s.call('browser_type_secret', { session, target: { label: 'Password' }, name: 'SHOP_PASSWORD' });
-    await s.call('browser_act', { session, action: 'click', target: { role: 'button', name: 'Log in' } });
+    const user = await s.call('browser_act', { session, action: 'type', target: { role: 'textbox', name: 'Username' }, text: 'alice' });
+    const pass = await s.call('browser_type_secret', { session, target: { label: 'Password' }, name: 'SHOP_PASSWORD' });
+    const click = await s.call('browser_act', { session, action: 'click', target: { role: 'button', name: 'Log in' } });
     await s.ready('Signed in as alice');
+    return { typeMs: user.ms, passwordMs: pass.ms, clickMs: click.ms };
   };
   return s;
 }
@@ -126,11 +133,15 @@ async function playwright() {
     if (!m) throw new Error(`playwright-mcp: browser_snapshot returned no inline snapshot:\n${all.slice(0, 2000)}`);
     return { ms, outline: m[1], resultBytes: texts(r).reduce((n, t) => n + bytes(t), 0), elements: playwrightElements(m[1]) };
   };
+  // The same three calls by selector (browser_type, browser_type, browser_click): Playwright
+  // MCP's tools take a snapshot ref or a unique selector; its click answers with a snapshot.
   s.signIn = async () => {
     await s.navigate(`${SHOP}/shop/login`);
-    await s.call('browser_type', { target: '#username', text: 'alice' });
-    await s.call('browser_type', { target: '#password', text: process.env.SHOP_PASSWORD, submit: true });
+    const user = await s.call('browser_type', { target: '#username', text: 'alice' });
+    const pass = await s.call('browser_type', { target: '#password', text: process.env.SHOP_PASSWORD });
+    const click = await s.call('browser_click', { target: 'role=button[name="Log in"]' });
     await s.ready('Signed in as alice');
+    return { typeMs: user.ms, passwordMs: pass.ms, clickMs: click.ms };
   };
   return s;
 }
@@ -215,6 +226,7 @@ async function main() {
     for (const s of Object.values(servers)) await s.signIn();
 
     const samples = fs.createWriteStream(path.join(OUT, 'samples.jsonl'));
+    const acting = fs.createWriteStream(path.join(OUT, 'acting.jsonl'));
     const last = {}; // page name -> server -> the last round's observation
     for (let r = 1; r <= ROUNDS; r++) {
       const line = [`round ${r}/${ROUNDS}:`];
@@ -232,9 +244,16 @@ async function main() {
           line.push(`${page.name} ${id} ${navigateMs.toFixed(0)}+${ob.ms.toFixed(0)} ms`);
         }
       }
+      // The shop's sign-in again, its three acting calls timed (signed in already: the shop
+      // takes a second sign-in as the first).
+      for (const id of r % 2 ? ['fb', 'pw'] : ['pw', 'fb']) {
+        const acts = await servers[id].signIn();
+        acting.write(JSON.stringify({ round: r, server: id, ...acts }) + '\n');
+        line.push(`sign-in ${id} ${acts.typeMs.toFixed(0)}+${acts.passwordMs.toFixed(0)}+${acts.clickMs.toFixed(0)} ms`);
+      }
       console.log(line.join(' '));
     }
-    samples.end();
+    await Promise.all([samples, acting].map((w) => new Promise((r) => w.end(r))));
     report(last);
   } finally {
     await stop();
@@ -274,6 +293,25 @@ function report(last) {
   table.push(`| all pages | ${sum.fbOut} · ${sum.pwOut} (${ratio(sum.fbOut, sum.pwOut)}×) | ${sum.fbRes} · ${sum.pwRes} (${ratio(sum.fbRes, sum.pwRes)}×) | | ` +
     `${sum.reached}/${sum.actionable} | ${fn.toFixed(1)} · ${pn.toFixed(1)} (${ratio(fn, pn)}×) | ${fs_.toFixed(1)} · ${ps.toFixed(1)} (${ratio(fs_, ps)}×) | ${fb2.toFixed(1)} · ${pb2.toFixed(1)} (${ratio(fb2, pb2)}×) |`);
   console.log(`\nmedians of ${ROUNDS} rounds (fb = fastbrowser mcp, pw = Playwright MCP):\n${table.join('\n')}`);
+
+  // The acting calls of the shop's sign-in, and every timed call of a round together.
+  const acts = fs.readFileSync(path.join(OUT, 'acting.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const amed = (server, field) => median(acts.filter((x) => x.server === server).map((x) => x[field]));
+  const perRound = (server) => median([...new Set(rows.map((x) => x.round))].map((r) =>
+    rows.filter((x) => x.round === r && x.server === server).reduce((n, x) => n + x.bothMs, 0) +
+    acts.filter((x) => x.round === r && x.server === server).reduce((n, x) => n + x.typeMs + x.passwordMs + x.clickMs, 0)));
+  const acting = [
+    '| call (shop sign-in, by locator) | fastbrowser | Playwright MCP | ms, fb · pw (ratio) |',
+    '|---|---|---|---|',
+  ];
+  for (const [field, fbTool, pwTool] of [['typeMs', 'browser_act type', 'browser_type'],
+    ['passwordMs', 'browser_type_secret', 'browser_type'], ['clickMs', 'browser_act click', 'browser_click']]) {
+    const [f, w] = [amed('fb', field), amed('pw', field)];
+    acting.push(`| ${field.replace(/Ms$/, '')} | ${fbTool} | ${pwTool} | ${f.toFixed(1)} · ${w.toFixed(1)} (${ratio(f, w)}×) |`);
+  }
+  const [fr, pr] = [perRound('fb'), perRound('pw')];
+  acting.push(`| every timed call of a round (${PAGES.length} navigates, ${PAGES.length} observes, 3 acting calls) | | | ${fr.toFixed(0)} · ${pr.toFixed(0)} (${ratio(fr, pr)}×) |`);
+  console.log(`\n${acting.join('\n')}`);
 }
 
 main().catch((e) => { console.error(e.stack || String(e)); process.exit(1); });
