@@ -72,12 +72,15 @@ func MatchElement(nodes []OutlineNode, instruction, action, op string) (OutlineN
 		"no element that can %s matches %q", action, instruction)
 }
 
-// normalise lower-cases, drops punctuation and folds white space.
+// normalise lower-cases, drops punctuation and folds white space. A zero-width character is
+// dropped, not a word break, as in every other comparison (FoldSpace): "Sign\u200bin" is
+// "signin".
 func normalise(s string) string {
 	var b strings.Builder
 	space := false
 	for _, r := range strings.ToLower(s) {
 		switch {
+		case ZeroWidth(r):
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			if space && b.Len() > 0 {
 				b.WriteByte(' ')
