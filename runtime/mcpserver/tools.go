@@ -111,7 +111,7 @@ var tools = []tool{
 	{name: "browser_close_tab", exported: true, op: transport.OpCloseTab,
 		description: "Close one tab by its handle. Closing the selected tab leaves none selected until browser_select_tab."},
 	{name: "browser_assert", exported: true, op: transport.OpAssert,
-		description: "Check one read-only fact about the page, polling until it holds within 5 s (timeoutMs, up to 120000; wait \"none\" reads once); not turns it round (a text that must disappear). A failed assertion is isError with code assertion_failed, expected and received. kind is one of the enum (docs/protocol.md, assert); the kinds that look at an element take target.",
+		description: "Check one read-only fact about the page, polling until it holds within 5 s (timeoutMs, up to 120000; wait \"none\" reads once); not turns it round (a text that must disappear). A failed assertion is isError with code assertion_failed and expected, and received inside the error's detail envelope. kind is one of the enum (docs/protocol.md, assert); the kinds that look at an element take target.",
 		narrow: func(s *jsonschema.Schema, _ Options) {
 			if k, ok := s.Properties["kind"]; ok {
 				for _, kind := range transport.AssertKinds {
